@@ -5,6 +5,7 @@
 package types
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -252,3 +253,9 @@ func FieldByID(fields []DataField, id int) int {
 	}
 	return -1
 }
+
+// ErrUnsupported marks a table, file or type that uses a Paimon feature this
+// reader does not implement yet. It is always wrapped with the feature and
+// the table or file it was found in; callers test with errors.Is. Refusing
+// is the rule: reading such data without the feature would return wrong rows.
+var ErrUnsupported = errors.New("not supported by this reader yet")

@@ -1,0 +1,156 @@
+// Package arrowconv maps Paimon types to Arrow types. It is the single place
+// that decides how a Paimon column looks in memory, so the data file readers,
+// the split reader and the Benthos input agree on it.
+package arrowconv
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/connect-paimon/connect-paimon/paimon/types"
+)
+
+// FieldIDKey is the Arrow field metadata key carrying the Paimon field id.
+const FieldIDKey = "paimon.field_id"
+
+// TimeUnitFor returns the Arrow time unit used for a TIMESTAMP(p): the
+// coarsest unit that holds p fraction digits.
+func TimeUnitFor(precision int) arrow.TimeUnit {
+	switch {
+	case precision <= 3:
+		return arrow.Millisecond
+	case precision <= 6:
+		return arrow.Microsecond
+	default:
+		return arrow.Nanosecond
+	}
+}
+
+// Type returns the Arrow type of a Paimon type.
+func Type(t types.DataType) (arrow.DataType, error) {
+	switch t.Root {
+	case types.Boolean:
+		return arrow.FixedWidthTypes.Boolean, nil
+	case types.TinyInt:
+		return arrow.PrimitiveTypes.Int8, nil
+	case types.SmallInt:
+		return arrow.PrimitiveTypes.Int16, nil
+	case types.Int:
+		return arrow.PrimitiveTypes.Int32, nil
+	case types.BigInt:
+		return arrow.PrimitiveTypes.Int64, nil
+	case types.Float:
+		return arrow.PrimitiveTypes.Float32, nil
+	case types.Double:
+		return arrow.PrimitiveTypes.Float64, nil
+	case types.Decimal:
+		return &arrow.Decimal128Type{Precision: int32(t.Precision), Scale: int32(t.Scale)}, nil
+	case types.Char, types.VarChar:
+		return arrow.BinaryTypes.String, nil
+	case types.Binary, types.VarBinary:
+		return arrow.BinaryTypes.Binary, nil
+	case types.Date:
+		return arrow.FixedWidthTypes.Date32, nil
+	case types.Time:
+		return arrow.FixedWidthTypes.Time32ms, nil
+	case types.Timestamp:
+		return &arrow.TimestampType{Unit: TimeUnitFor(t.Precision)}, nil
+	case types.TimestampLTZ:
+		return &arrow.TimestampType{Unit: TimeUnitFor(t.Precision), TimeZone: "UTC"}, nil
+	case types.Array:
+		ef, err := elementField("element", *t.Element, -1)
+		if err != nil {
+			return nil, err
+		}
+		return arrow.ListOfField(ef), nil
+	case types.Vector:
+		ef, err := elementField("element", *t.Element, -1)
+		if err != nil {
+			return nil, err
+		}
+		return arrow.FixedSizeListOfField(int32(t.Length), ef), nil
+	case types.Map:
+		k, err := Type(*t.Key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := Type(*t.Value)
+		if err != nil {
+			return nil, err
+		}
+		m := arrow.MapOf(k, v)
+		m.SetItemNullable(t.Value.Nullable)
+		return m, nil
+	case types.Multiset:
+		k, err := Type(*t.Element)
+		if err != nil {
+			return nil, err
+		}
+		m := arrow.MapOf(k, arrow.PrimitiveTypes.Int32)
+		m.SetItemNullable(false)
+		return m, nil
+	case types.Row:
+		fields, err := Fields(t.Fields)
+		if err != nil {
+			return nil, err
+		}
+		return arrow.StructOf(fields...), nil
+	}
+	return nil, fmt.Errorf("type %s: %w", t, types.ErrUnsupported)
+}
+
+func elementField(name string, t types.DataType, id int) (arrow.Field, error) {
+	at, err := Type(t)
+	if err != nil {
+		return arrow.Field{}, err
+	}
+	f := arrow.Field{Name: name, Type: at, Nullable: t.Nullable}
+	if id >= 0 {
+		f.Metadata = arrow.NewMetadata([]string{FieldIDKey}, []string{strconv.Itoa(id)})
+	}
+	return f, nil
+}
+
+// Field returns the Arrow field of a Paimon field, with the field id in its
+// metadata.
+func Field(f types.DataField) (arrow.Field, error) {
+	af, err := elementField(f.Name, f.Type, f.ID)
+	if err != nil {
+		return arrow.Field{}, fmt.Errorf("column %q: %w", f.Name, err)
+	}
+	return af, nil
+}
+
+// Fields maps a list of Paimon fields.
+func Fields(fs []types.DataField) ([]arrow.Field, error) {
+	out := make([]arrow.Field, len(fs))
+	for i, f := range fs {
+		af, err := Field(f)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = af
+	}
+	return out, nil
+}
+
+// Schema returns the Arrow schema of a list of Paimon fields.
+func Schema(fs []types.DataField) (*arrow.Schema, error) {
+	fields, err := Fields(fs)
+	if err != nil {
+		return nil, err
+	}
+	return arrow.NewSchema(fields, nil), nil
+}
+
+// FieldID returns the Paimon field id stored in an Arrow field's metadata.
+func FieldID(f arrow.Field) (int, bool) {
+	i := f.Metadata.FindKey(FieldIDKey)
+	if i < 0 {
+		return 0, false
+	}
+	id, err := strconv.Atoi(f.Metadata.Values()[i])
+	return id, err == nil
+}
