@@ -1,0 +1,178 @@
+package paimon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/schema"
+)
+
+// Catalog is a filesystem catalog: databases are <warehouse>/<db>.db
+// directories and tables are their sub-directories holding schema files.
+type Catalog struct {
+	warehouse string
+	fio       fileio.FileIO
+}
+
+// CatalogOption configures OpenCatalog.
+type CatalogOption func(*catalogConfig)
+
+type catalogConfig struct {
+	fio fileio.FileIO
+}
+
+// WithFileIO makes the catalog use the given storage instead of choosing one
+// from the warehouse URI.
+func WithFileIO(fio fileio.FileIO) CatalogOption {
+	return func(c *catalogConfig) { c.fio = fio }
+}
+
+// OpenCatalog opens the filesystem catalog at warehouse, a local path or a
+// file: URI (object store schemes need WithFileIO until they are built in).
+func OpenCatalog(ctx context.Context, warehouse string, opts ...CatalogOption) (*Catalog, error) {
+	var cfg catalogConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if warehouse == "" {
+		return nil, errors.New("open catalog: empty warehouse path")
+	}
+	warehouse = strings.TrimRight(warehouse, "/")
+	if cfg.fio == nil {
+		scheme := ""
+		if i := strings.Index(warehouse, "://"); i > 0 {
+			scheme = warehouse[:i]
+		}
+		switch scheme {
+		case "", "file":
+			cfg.fio = fileio.NewLocal()
+		default:
+			return nil, fmt.Errorf("open catalog %s: storage scheme %q: %w", warehouse, scheme, ErrUnsupported)
+		}
+	}
+	c := &Catalog{warehouse: warehouse, fio: cfg.fio}
+	st, err := c.fio.Stat(ctx, warehouse)
+	if err != nil {
+		return nil, fmt.Errorf("open catalog %s: %w", warehouse, err)
+	}
+	if !st.IsDir {
+		return nil, fmt.Errorf("open catalog %s: not a directory", warehouse)
+	}
+	return c, nil
+}
+
+// Warehouse returns the warehouse root.
+func (c *Catalog) Warehouse() string { return c.warehouse }
+
+// FileIO returns the catalog's storage.
+func (c *Catalog) FileIO() fileio.FileIO { return c.fio }
+
+// ListDatabases lists the databases (directories named <db>.db), sorted.
+func (c *Catalog) ListDatabases(ctx context.Context) ([]string, error) {
+	ents, err := c.fio.List(ctx, c.warehouse)
+	if err != nil {
+		return nil, fmt.Errorf("list databases in %s: %w", c.warehouse, err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir && strings.HasSuffix(e.Name, ".db") && len(e.Name) > 3 {
+			out = append(out, strings.TrimSuffix(e.Name, ".db"))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// ListTables lists the tables of a database, sorted. A directory is a table
+// when it holds at least one schema file.
+func (c *Catalog) ListTables(ctx context.Context, db string) ([]string, error) {
+	if err := validateName(db); err != nil {
+		return nil, fmt.Errorf("database %q: %w", db, err)
+	}
+	dbPath := fileio.Join(c.warehouse, db+".db")
+	ents, err := c.fio.List(ctx, dbPath)
+	if err != nil {
+		return nil, fmt.Errorf("list tables in %s: %w", dbPath, err)
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir || strings.HasPrefix(e.Name, ".") {
+			continue
+		}
+		ids, err := schema.NewManager(c.fio, e.Path, "").ListIDs(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list tables in %s: %w", dbPath, err)
+		}
+		if len(ids) > 0 {
+			out = append(out, e.Name)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// TableOption configures GetTable.
+type TableOption func(*tableConfig)
+
+type tableConfig struct {
+	branch string
+}
+
+// WithBranch opens a branch of the table ("" and "main" are the main branch).
+func WithBranch(name string) TableOption {
+	return func(c *tableConfig) { c.branch = name }
+}
+
+var branchSuffix = regexp.MustCompile(`^(.*)\$branch_(.+)$`)
+
+// GetTable opens "db.table". The Java spelling "db.table$branch_b" selects a
+// branch too.
+func (c *Catalog) GetTable(ctx context.Context, name string, opts ...TableOption) (*Table, error) {
+	var cfg tableConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	db, tbl, ok := strings.Cut(name, ".")
+	if !ok || db == "" || tbl == "" {
+		return nil, fmt.Errorf("table name %q: want db.table", name)
+	}
+	if m := branchSuffix.FindStringSubmatch(tbl); m != nil {
+		if cfg.branch != "" && cfg.branch != m[2] {
+			return nil, fmt.Errorf("table name %q names branch %q but branch %q was asked for", name, m[2], cfg.branch)
+		}
+		tbl, cfg.branch = m[1], m[2]
+	}
+	if strings.Contains(tbl, "$") {
+		return nil, fmt.Errorf("table %q: system tables: %w", name, ErrUnsupported)
+	}
+	for _, n := range []string{db, tbl} {
+		if err := validateName(n); err != nil {
+			return nil, fmt.Errorf("table name %q: %w", name, err)
+		}
+	}
+	if cfg.branch != "" && cfg.branch != "main" {
+		if err := validateName(cfg.branch); err != nil {
+			return nil, fmt.Errorf("branch %q: %w", cfg.branch, err)
+		}
+	}
+	root := fileio.Join(c.warehouse, db+".db", tbl)
+	return openTable(ctx, c.fio, root, db+"."+tbl, cfg.branch)
+}
+
+// validateName keeps names from addressing paths outside the warehouse.
+func validateName(n string) error {
+	switch {
+	case n == "":
+		return errors.New("empty name")
+	case n == "." || n == "..":
+		return errors.New("name may not be . or ..")
+	case strings.ContainsAny(n, "/\\\x00"):
+		return errors.New("name may not contain path separators or NUL")
+	}
+	return nil
+}

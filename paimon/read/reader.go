@@ -1,0 +1,222 @@
+// Package read reads the splits planned by package scan into Arrow record
+// batches of the read schema: each data file's columns are mapped from the
+// schema it was written with to the read schema by field id (added columns
+// read as null, dropped ones disappear, renamed ones follow their id, changed
+// types are cast), partition columns are filled from the partition row,
+// deletion vectors drop rows by physical position, and the filter is applied
+// exactly to the remaining rows.
+package read
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/connect-paimon/connect-paimon/paimon/arrowconv"
+	"github.com/connect-paimon/connect-paimon/paimon/cast"
+	"github.com/connect-paimon/connect-paimon/paimon/deletionvector"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/format"
+	"github.com/connect-paimon/connect-paimon/paimon/predicate"
+	"github.com/connect-paimon/connect-paimon/paimon/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/schema"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
+)
+
+// Reader reads splits of one table. It is safe for concurrent use by
+// several goroutines reading different splits.
+type Reader struct {
+	FIO fileio.FileIO
+	// Schema is the read schema; Schemas resolves the schemas files were
+	// written with.
+	Schema  *schema.TableSchema
+	Schemas *schema.Manager
+	// Fields are the output columns, a projection of Schema.Fields.
+	Fields []types.DataField
+	// Filter, over Schema.Fields, is applied exactly to every row.
+	Filter *predicate.Predicate
+	// BatchSize is the number of rows per batch read from files.
+	BatchSize int
+	// Alloc allocates Arrow memory; nil means the Go allocator.
+	Alloc memory.Allocator
+	// Stats, when set, counts files, bytes and rows read.
+	Stats *Stats
+}
+
+// Stats are counters a caller can read while reads run.
+type Stats struct {
+	FilesRead atomic.Int64
+	BytesRead atomic.Int64
+	RowsRead  atomic.Int64
+}
+
+// OutputSchema is the Arrow schema of the records Read returns.
+func (r *Reader) OutputSchema() (*arrow.Schema, error) {
+	return arrowconv.Schema(r.Fields)
+}
+
+// Read returns a record reader over one split. The caller must Release it.
+func (r *Reader) Read(ctx context.Context, sp *scan.Split) (array.RecordReader, error) {
+	out, err := r.OutputSchema()
+	if err != nil {
+		return nil, err
+	}
+	// The columns needed: the output ones plus those only the filter uses.
+	need := append([]types.DataField(nil), r.Fields...)
+	if r.Filter != nil {
+		for _, name := range r.Filter.Fields() {
+			if types.FieldByName(need, name) >= 0 {
+				continue
+			}
+			i := types.FieldByName(r.Schema.Fields, name)
+			if i < 0 {
+				return nil, fmt.Errorf("filter column %q is not in the table", name)
+			}
+			need = append(need, r.Schema.Fields[i])
+		}
+	}
+	var filter *predicate.Predicate
+	if r.Filter != nil {
+		filter, err = predicate.Remap(r.Filter, need)
+		if err != nil {
+			return nil, err
+		}
+	}
+	needSchema, err := arrowconv.Schema(need)
+	if err != nil {
+		return nil, err
+	}
+	mem := r.Alloc
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	rr := &splitReader{
+		ctx: ctx, r: r, sp: sp, need: need, needSchema: needSchema, out: out,
+		filter: filter, mem: mem,
+	}
+	rr.refs.Store(1)
+	return rr, nil
+}
+
+// splitReader walks the split's files one after another.
+type splitReader struct {
+	refs       atomic.Int64
+	ctx        context.Context
+	r          *Reader
+	sp         *scan.Split
+	need       []types.DataField
+	needSchema *arrow.Schema
+	out        *arrow.Schema
+	filter     *predicate.Predicate
+	mem        memory.Allocator
+
+	fileIdx int
+	cur     *fileReader
+	rec     arrow.RecordBatch
+	err     error
+}
+
+func (s *splitReader) Retain() { s.refs.Add(1) }
+
+func (s *splitReader) Release() {
+	if s.refs.Add(-1) == 0 {
+		s.releaseRec()
+		if s.cur != nil {
+			s.cur.close()
+			s.cur = nil
+		}
+	}
+}
+
+func (s *splitReader) Schema() *arrow.Schema { return s.out }
+
+func (s *splitReader) RecordBatch() arrow.RecordBatch { return s.rec }
+
+// Record is the deprecated alias of RecordBatch.
+func (s *splitReader) Record() arrow.RecordBatch { return s.rec }
+
+func (s *splitReader) Err() error { return s.err }
+
+func (s *splitReader) releaseRec() {
+	if s.rec != nil {
+		s.rec.Release()
+		s.rec = nil
+	}
+}
+
+func (s *splitReader) Next() bool {
+	s.releaseRec()
+	if s.err != nil {
+		return false
+	}
+	for {
+		if err := s.ctx.Err(); err != nil {
+			s.err = err
+			return false
+		}
+		if s.cur == nil {
+			if s.fileIdx >= len(s.sp.Files) {
+				return false
+			}
+			f := &s.sp.Files[s.fileIdx]
+			s.fileIdx++
+			fr, err := s.openFile(f)
+			if err != nil {
+				s.err = err
+				return false
+			}
+			s.cur = fr
+		}
+		rec, err := s.cur.next(s.ctx)
+		if errors.Is(err, io.EOF) {
+			s.cur.close()
+			s.cur = nil
+			continue
+		}
+		if err != nil {
+			s.err = fmt.Errorf("read data file %s: %w", s.cur.path, err)
+			return false
+		}
+		out, err := s.finish(rec)
+		rec.Release()
+		if err != nil {
+			s.err = fmt.Errorf("read data file %s: %w", s.cur.path, err)
+			return false
+		}
+		if out.NumRows() == 0 {
+			out.Release()
+			continue
+		}
+		if st := s.r.Stats; st != nil {
+			st.RowsRead.Add(out.NumRows())
+		}
+		s.rec = out
+		return true
+	}
+}
+
+// finish applies the residual filter to a record of the needed columns and
+// projects it to the output columns.
+func (s *splitReader) finish(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	if s.filter != nil {
+		filtered, err := predicate.FilterRecord(s.ctx, s.filter, rec, s.mem)
+		if err != nil {
+			return nil, err
+		}
+		rec = filtered
+	} else {
+		rec.Retain()
+	}
+	defer rec.Release()
+	cols := make([]arrow.Array, len(s.r.Fields))
+	for i := range s.r.Fields {
+		cols[i] = rec.Column(i)
+	}
+	return array.NewRecordBatch(s.out, cols, rec.NumRows()), nil
+}

@@ -1,0 +1,257 @@
+package paimon
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/connect-paimon/connect-paimon/paimon/predicate"
+	"github.com/connect-paimon/connect-paimon/paimon/read"
+	"github.com/connect-paimon/connect-paimon/paimon/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/schema"
+	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
+)
+
+// ReadBuilder configures a batch read of one snapshot. Its With methods
+// return the builder for chaining; configuration errors are reported by
+// NewScan().Plan and NewRead().Read.
+type ReadBuilder struct {
+	t          *Table
+	projection []string
+	filter     *predicate.Predicate
+	snapshotID int64
+	tag        string
+	batchSize  int
+	alloc      memory.Allocator
+	buckets    func(int32) bool
+}
+
+// NewReadBuilder starts a batch read of the latest snapshot.
+func (t *Table) NewReadBuilder() *ReadBuilder { return &ReadBuilder{t: t} }
+
+// WithProjection selects the output columns, in this order.
+func (rb *ReadBuilder) WithProjection(columns ...string) *ReadBuilder {
+	rb.projection = append([]string(nil), columns...)
+	return rb
+}
+
+// WithFilter keeps only rows matching p; it is also pushed down to prune
+// partitions, files and row groups.
+func (rb *ReadBuilder) WithFilter(p *predicate.Predicate) *ReadBuilder {
+	rb.filter = p
+	return rb
+}
+
+// WithSnapshot reads snapshot id instead of the latest (time travel); the
+// snapshot's own schema is the read schema.
+func (rb *ReadBuilder) WithSnapshot(id int64) *ReadBuilder {
+	rb.snapshotID = id
+	return rb
+}
+
+// WithTag reads the snapshot a tag points at.
+func (rb *ReadBuilder) WithTag(name string) *ReadBuilder {
+	rb.tag = name
+	return rb
+}
+
+// WithBatchSize sets the rows per record batch read from data files.
+func (rb *ReadBuilder) WithBatchSize(n int) *ReadBuilder {
+	rb.batchSize = n
+	return rb
+}
+
+// WithAllocator sets the Arrow allocator.
+func (rb *ReadBuilder) WithAllocator(mem memory.Allocator) *ReadBuilder {
+	rb.alloc = mem
+	return rb
+}
+
+// WithBucketFilter keeps only the buckets f accepts.
+func (rb *ReadBuilder) WithBucketFilter(f func(bucket int32) bool) *ReadBuilder {
+	rb.buckets = f
+	return rb
+}
+
+// ReadFields returns the projected read row type of the table's current
+// schema.
+func (rb *ReadBuilder) ReadFields() []types.DataField {
+	fs, err := projectFields(rb.t.schema, rb.projection)
+	if err != nil {
+		return nil
+	}
+	return fs
+}
+
+func projectFields(s *schema.TableSchema, projection []string) ([]types.DataField, error) {
+	if projection == nil {
+		return s.Fields, nil
+	}
+	out := make([]types.DataField, 0, len(projection))
+	seen := map[string]bool{}
+	for _, c := range projection {
+		i := types.FieldByName(s.Fields, c)
+		if i < 0 {
+			return nil, fmt.Errorf("projection: no column %q in schema %d", c, s.ID)
+		}
+		if seen[c] {
+			return nil, fmt.Errorf("projection: column %q listed twice", c)
+		}
+		seen[c] = true
+		out = append(out, s.Fields[i])
+	}
+	return out, nil
+}
+
+// Scan plans a batch read.
+type Scan struct{ rb *ReadBuilder }
+
+// NewScan returns the scan of this read.
+func (rb *ReadBuilder) NewScan() *Scan { return &Scan{rb: rb} }
+
+// Plan is the files of one snapshot, grouped into splits.
+type Plan struct {
+	// SnapshotID is the planned snapshot; 0 when the table has none yet.
+	SnapshotID int64
+	Splits     []*Split
+	schema     *schema.TableSchema
+}
+
+// Split is the unit of reading: the files of one partition and bucket.
+type Split struct {
+	s      *scan.Split
+	schema *schema.TableSchema
+}
+
+// Partition returns the typed partition values, aligned with the partition
+// keys of the table.
+func (sp *Split) Partition() []any { return sp.s.PartitionValues }
+
+// PartitionKeys returns the names of the partition columns.
+func (sp *Split) PartitionKeys() []string { return sp.schema.PartitionKeys }
+
+// Bucket returns the split's bucket.
+func (sp *Split) Bucket() int32 { return sp.s.Bucket }
+
+// RowCount returns the physical rows in the split's files (before deletion
+// vectors and filters).
+func (sp *Split) RowCount() int64 { return sp.s.RowCount() }
+
+// Files returns the paths of the split's data files.
+func (sp *Split) Files() []string {
+	out := make([]string, len(sp.s.Files))
+	for i, f := range sp.s.Files {
+		out[i] = f.Path
+	}
+	return out
+}
+
+// SnapshotID returns the snapshot the split belongs to.
+func (sp *Split) SnapshotID() int64 { return sp.s.SnapshotID }
+
+// Internal exposes the planner's split for the streaming and admin layers.
+func (sp *Split) Internal() *scan.Split { return sp.s }
+
+// resolve picks the snapshot and the read schema.
+func (rb *ReadBuilder) resolve(ctx context.Context) (*snapshot.Snapshot, *schema.TableSchema, error) {
+	t := rb.t
+	var snap *snapshot.Snapshot
+	var err error
+	switch {
+	case rb.tag != "":
+		tag, err := snapshot.NewTagManager(t.fio, t.root, t.branch).Tag(ctx, rb.tag)
+		if err != nil {
+			return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
+		}
+		snap = &tag.Snapshot
+	case rb.snapshotID > 0:
+		snap, err = t.snapshots.Snapshot(ctx, rb.snapshotID)
+		if err != nil {
+			return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
+		}
+	default:
+		snap, err = t.snapshots.Latest(ctx)
+		if err != nil {
+			return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
+		}
+	}
+	s := t.schema
+	if snap != nil && (rb.tag != "" || rb.snapshotID > 0) && snap.SchemaID != s.ID {
+		if s, err = t.schemas.Schema(ctx, snap.SchemaID); err != nil {
+			return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
+		}
+		if err := checkSupported(s); err != nil {
+			return nil, nil, fmt.Errorf("table %s schema %d: %w", t.name, s.ID, err)
+		}
+	}
+	return snap, s, nil
+}
+
+// Plan resolves the snapshot and plans its live files. A table without
+// snapshots yields an empty plan.
+func (s *Scan) Plan(ctx context.Context) (*Plan, error) {
+	rb := s.rb
+	snap, sch, err := rb.resolve(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if snap == nil {
+		return &Plan{schema: sch}, nil
+	}
+	planner := rb.planner(sch)
+	p, err := planner.PlanSnapshot(ctx, snap, scan.Full)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", rb.t.name, err)
+	}
+	return wrapPlan(p, sch), nil
+}
+
+func wrapPlan(p *scan.Plan, sch *schema.TableSchema) *Plan {
+	out := &Plan{SnapshotID: p.Snapshot.ID, schema: sch, Splits: make([]*Split, len(p.Splits))}
+	for i, sp := range p.Splits {
+		out.Splits[i] = &Split{s: sp, schema: sch}
+	}
+	return out
+}
+
+func (rb *ReadBuilder) planner(sch *schema.TableSchema) *scan.Planner {
+	return &scan.Planner{
+		FIO: rb.t.fio, TableRoot: rb.t.root, Schema: sch, Schemas: rb.t.schemas,
+		Filter: rb.filter, BucketFilter: rb.buckets, Paths: rb.t.pathFactory(sch),
+	}
+}
+
+// Read reads splits.
+type Read struct{ rb *ReadBuilder }
+
+// NewRead returns the reader of this read.
+func (rb *ReadBuilder) NewRead() *Read { return &Read{rb: rb} }
+
+// Read returns a record reader over one split; the caller must Release it.
+func (r *Read) Read(ctx context.Context, sp *Split) (array.RecordReader, error) {
+	rb := r.rb
+	fields, err := projectFields(sp.schema, rb.projection)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", rb.t.name, err)
+	}
+	rd := &read.Reader{
+		FIO: rb.t.fio, Schema: sp.schema, Schemas: rb.t.schemas, Fields: fields,
+		Filter: rb.filter, BatchSize: rb.batchSize, Alloc: rb.alloc,
+	}
+	return rd.Read(ctx, sp.s)
+}
+
+// OutputSchema returns the Arrow schema of the records of a read of the
+// table's current schema.
+func (r *Read) OutputSchema() (*arrow.Schema, error) {
+	fields, err := projectFields(r.rb.t.schema, r.rb.projection)
+	if err != nil {
+		return nil, err
+	}
+	rd := &read.Reader{Fields: fields}
+	return rd.OutputSchema()
+}

@@ -1,0 +1,369 @@
+// Package scan plans reads: it turns a snapshot into the live data files of
+// the table, prunes them by partition, bucket and statistics, and groups them
+// into splits of one (partition, bucket) each. The streaming scan builds on
+// the same planner for the delta and changelog files of later snapshots.
+package scan
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/connect-paimon/connect-paimon/paimon/binrow"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/manifest"
+	"github.com/connect-paimon/connect-paimon/paimon/predicate"
+	"github.com/connect-paimon/connect-paimon/paimon/schema"
+	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
+)
+
+// DeletionFile locates the deletion vector of one data file inside an index
+// file.
+type DeletionFile struct {
+	Path        string
+	Offset      int64
+	Length      int64
+	Cardinality *int64
+}
+
+// DataFile is one data file of a split with its resolved location.
+type DataFile struct {
+	Meta manifest.DataFileMeta
+	// Path is the full path: _EXTERNAL_PATH when set, else the bucket
+	// directory joined with the file name.
+	Path string
+	// Deletion is the file's deletion vector, nil when it has none.
+	Deletion *DeletionFile
+}
+
+// Split is the unit of reading: files of one partition and bucket.
+type Split struct {
+	// SnapshotID is the snapshot the split was planned from.
+	SnapshotID int64
+	// Partition is the serialized partition BinaryRow (identity).
+	Partition []byte
+	// PartitionValues are the typed partition values, aligned with the
+	// table's partition keys.
+	PartitionValues []any
+	Bucket          int32
+	TotalBuckets    int32
+	// BucketPath is the directory of the partition and bucket.
+	BucketPath string
+	Files      []DataFile
+	// Changelog is true when the files are changelog files (streaming with a
+	// changelog producer).
+	Changelog bool
+}
+
+// RowCount is the number of physical rows in the split's files.
+func (s *Split) RowCount() int64 {
+	var n int64
+	for _, f := range s.Files {
+		n += f.Meta.RowCount
+	}
+	return n
+}
+
+// Plan is the result of planning one snapshot.
+type Plan struct {
+	Snapshot *snapshot.Snapshot
+	Splits   []*Split
+}
+
+// Planner plans reads of one table.
+type Planner struct {
+	FIO       fileio.FileIO
+	TableRoot string
+	// Schema is the read schema (the latest, or the snapshot's schema when
+	// time travelling).
+	Schema *schema.TableSchema
+	// Schemas resolves the schemas data files were written with, for stats.
+	Schemas *schema.Manager
+	// Filter, over Schema's fields, prunes partitions and files. Files are
+	// only skipped when the filter can't match any of their rows.
+	Filter *predicate.Predicate
+	// BucketFilter, when set, keeps only the buckets it accepts.
+	BucketFilter func(bucket int32) bool
+	Paths        *PathFactory
+
+	partFilter *predicate.Predicate
+	partTypes  []types.DataType
+	prepared   bool
+}
+
+func (p *Planner) prepare() error {
+	if p.prepared {
+		return nil
+	}
+	pf := p.Schema.PartitionFields()
+	p.partTypes = make([]types.DataType, len(pf))
+	for i, f := range pf {
+		p.partTypes[i] = f.Type
+	}
+	if p.Filter != nil && len(pf) > 0 {
+		p.partFilter = predicate.PartitionPart(p.Filter, pf)
+	}
+	p.prepared = true
+	return nil
+}
+
+// PostponeBucket is the bucket id of bucket = -2 tables' not yet assigned
+// files.
+const PostponeBucket = -2
+
+// ManifestKind selects which manifest list of a snapshot to plan.
+type ManifestKind int
+
+// The manifest lists a snapshot has.
+const (
+	// Full is base + delta: the table's whole content at the snapshot.
+	Full ManifestKind = iota
+	// Delta is the files this snapshot's commit added or removed.
+	Delta
+	// Changelog is the changelog files this commit produced.
+	Changelog
+)
+
+// PlanSnapshot plans the snapshot's files of the given kind.
+func (p *Planner) PlanSnapshot(ctx context.Context, snap *snapshot.Snapshot, kind ManifestKind) (*Plan, error) {
+	if err := p.prepare(); err != nil {
+		return nil, err
+	}
+	var lists []string
+	switch kind {
+	case Full:
+		lists = []string{snap.BaseManifestList, snap.DeltaManifestList}
+	case Delta:
+		lists = []string{snap.DeltaManifestList}
+	case Changelog:
+		if snap.ChangelogManifestList != nil && *snap.ChangelogManifestList != "" {
+			lists = []string{*snap.ChangelogManifestList}
+		}
+	}
+	var metas []manifest.FileMeta
+	for _, l := range lists {
+		if l == "" {
+			continue
+		}
+		ms, err := manifest.ReadManifestList(ctx, p.FIO, p.manifestPath(l))
+		if err != nil {
+			return nil, fmt.Errorf("snapshot %d: %w", snap.ID, err)
+		}
+		metas = append(metas, ms...)
+	}
+	var entries []manifest.Entry
+	for i := range metas {
+		m := &metas[i]
+		if !p.manifestMayMatch(m) {
+			continue
+		}
+		path := p.manifestPath(m.FileName)
+		err := manifest.ReadManifestFunc(ctx, p.FIO, path, func(e *manifest.Entry) error {
+			keep, err := p.entryMayMatch(ctx, e)
+			if err != nil {
+				return fmt.Errorf("manifest %s: %w", path, err)
+			}
+			if keep {
+				entries = append(entries, *e)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("snapshot %d: %w", snap.ID, err)
+		}
+	}
+	live, err := manifest.MergeEntries(entries)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %d: %w", snap.ID, err)
+	}
+	splits, err := p.group(ctx, snap, live, kind == Changelog)
+	if err != nil {
+		return nil, err
+	}
+	if kind == Full {
+		if err := p.attachDeletionVectors(ctx, snap, splits); err != nil {
+			return nil, err
+		}
+	}
+	return &Plan{Snapshot: snap, Splits: splits}, nil
+}
+
+func (p *Planner) manifestPath(name string) string {
+	return fileio.Join(p.TableRoot, "manifest", name)
+}
+
+// manifestMayMatch prunes whole manifests by their partition stats and
+// bucket range.
+func (p *Planner) manifestMayMatch(m *manifest.FileMeta) bool {
+	if p.BucketFilter != nil && m.MinBucket != nil && m.MaxBucket != nil && *m.MaxBucket-*m.MinBucket < 64 {
+		any := false
+		for b := *m.MinBucket; b <= *m.MaxBucket; b++ {
+			if p.BucketFilter(b) {
+				any = true
+				break
+			}
+		}
+		if !any {
+			return false
+		}
+	}
+	if p.partFilter == nil || len(m.PartitionStats.MinValues) == 0 {
+		return true
+	}
+	minV, err1 := binrow.Decode(m.PartitionStats.MinValues, p.partTypes)
+	maxV, err2 := binrow.Decode(m.PartitionStats.MaxValues, p.partTypes)
+	if err1 != nil || err2 != nil || len(minV) != len(p.partTypes) || len(maxV) != len(p.partTypes) {
+		return true // stats are hints: unreadable ones never prune
+	}
+	return p.partFilter.TestStats(m.NumAddedFiles+m.NumDeletedFiles, minV, maxV, m.PartitionStats.NullCounts)
+}
+
+// entryMayMatch decides whether a manifest entry can hold matching rows.
+// DELETE entries are only pruned by partition and bucket (never by stats,
+// which writers may drop for them), so a pruned ADD never outlives its
+// DELETE.
+func (p *Planner) entryMayMatch(ctx context.Context, e *manifest.Entry) (bool, error) {
+	if e.Bucket == PostponeBucket {
+		// Batch reads only see real buckets (onlyReadRealBuckets): postpone
+		// files become visible after compaction moves them.
+		return false, nil
+	}
+	if p.BucketFilter != nil && !p.BucketFilter(e.Bucket) {
+		return false, nil
+	}
+	if p.partFilter != nil {
+		vals, err := binrow.Decode(e.Partition, p.partTypes)
+		if err != nil {
+			return false, fmt.Errorf("partition of %s: %w", e.File.FileName, err)
+		}
+		if !p.partFilter.Test(vals) {
+			return false, nil
+		}
+	}
+	if e.Kind != manifest.Add || p.Filter == nil {
+		return true, nil
+	}
+	return p.statsMayMatch(ctx, &e.File)
+}
+
+// statsMayMatch evaluates the filter on a file's value stats, evolved from
+// the file's schema to the read schema by field id.
+func (p *Planner) statsMayMatch(ctx context.Context, f *manifest.DataFileMeta) (bool, error) {
+	fileSchema, err := p.Schemas.Schema(ctx, f.SchemaID)
+	if err != nil {
+		return false, fmt.Errorf("schema %d of data file %s: %w", f.SchemaID, f.FileName, err)
+	}
+	statsFields, err := schema.StatsFields(fileSchema, f.ValueStatsCols, f.WriteCols)
+	if err != nil {
+		return true, nil
+	}
+	if len(statsFields) == 0 {
+		return true, nil
+	}
+	st := make([]types.DataType, len(statsFields))
+	for i, sf := range statsFields {
+		st[i] = sf.Type.WithNullable(true)
+	}
+	minV, err1 := binrow.Decode(f.ValueStats.MinValues, st)
+	maxV, err2 := binrow.Decode(f.ValueStats.MaxValues, st)
+	if err1 != nil || err2 != nil {
+		return true, nil
+	}
+	target := p.Schema.Fields
+	tMin := make([]any, len(target))
+	tMax := make([]any, len(target))
+	tNulls := make([]*int64, len(target))
+	for i, tf := range target {
+		j := types.FieldByID(statsFields, tf.ID)
+		if j < 0 {
+			if types.FieldByID(fileSchema.Fields, tf.ID) < 0 {
+				// Column added after the file was written: all null.
+				rc := f.RowCount
+				tNulls[i] = &rc
+			}
+			continue
+		}
+		// Stats of a column whose type changed are in the old type; they
+		// would compare wrongly, so they are left unknown.
+		if statsFields[j].Type.WithNullable(true).String() != tf.Type.WithNullable(true).String() {
+			continue
+		}
+		if j < len(minV) {
+			tMin[i] = minV[j]
+		}
+		if j < len(maxV) {
+			tMax[i] = maxV[j]
+		}
+		if j < len(f.ValueStats.NullCounts) {
+			tNulls[i] = f.ValueStats.NullCounts[j]
+		}
+	}
+	return p.Filter.TestStats(f.RowCount, tMin, tMax, tNulls), nil
+}
+
+// group builds one split per (partition, bucket), ordered by partition bytes
+// then bucket so plans are deterministic.
+func (p *Planner) group(ctx context.Context, snap *snapshot.Snapshot, live []manifest.Entry, changelog bool) ([]*Split, error) {
+	type key struct {
+		part   string
+		bucket int32
+	}
+	idx := map[key]*Split{}
+	var out []*Split
+	for i := range live {
+		e := &live[i]
+		k := key{string(e.Partition), e.Bucket}
+		sp := idx[k]
+		if sp == nil {
+			vals, err := decodePartition(e.Partition, p.partTypes)
+			if err != nil {
+				return nil, fmt.Errorf("partition of data file %s: %w", e.File.FileName, err)
+			}
+			dir, err := p.Paths.BucketDir(vals, e.Bucket)
+			if err != nil {
+				return nil, fmt.Errorf("data file %s: %w", e.File.FileName, err)
+			}
+			sp = &Split{
+				SnapshotID: snap.ID, Partition: e.Partition, PartitionValues: vals,
+				Bucket: e.Bucket, TotalBuckets: e.TotalBuckets, BucketPath: dir, Changelog: changelog,
+			}
+			idx[k] = sp
+			out = append(out, sp)
+		}
+		path := fileio.Join(sp.BucketPath, e.File.FileName)
+		if e.File.ExternalPath != nil && *e.File.ExternalPath != "" {
+			path = *e.File.ExternalPath
+		}
+		sp.Files = append(sp.Files, DataFile{Meta: e.File, Path: path})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if c := bytes.Compare(out[i].Partition, out[j].Partition); c != 0 {
+			return c < 0
+		}
+		return out[i].Bucket < out[j].Bucket
+	})
+	for _, sp := range out {
+		// Within a bucket, older files first: sequence order is the order
+		// rows were written, which keeps reads stable and is what the merge
+		// of primary-key tables needs.
+		sort.SliceStable(sp.Files, func(i, j int) bool {
+			a, b := sp.Files[i].Meta, sp.Files[j].Meta
+			if a.MinSequenceNumber != b.MinSequenceNumber {
+				return a.MinSequenceNumber < b.MinSequenceNumber
+			}
+			return a.FileName < b.FileName
+		})
+	}
+	return out, nil
+}
+
+// decodePartition decodes a partition row; an unpartitioned table's empty
+// row decodes to no values.
+func decodePartition(b []byte, partTypes []types.DataType) ([]any, error) {
+	if len(partTypes) == 0 {
+		return nil, nil
+	}
+	return binrow.Decode(b, partTypes)
+}

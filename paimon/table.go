@@ -1,0 +1,133 @@
+package paimon
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/connect-paimon/connect-paimon/paimon/arrowconv"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/schema"
+	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
+)
+
+// ErrUnsupported marks tables and files using a Paimon feature this reader
+// does not implement yet; errors wrapping it name the feature and the table
+// or file. It is types.ErrUnsupported.
+var ErrUnsupported = types.ErrUnsupported
+
+// Table is an open Paimon table (one branch of it).
+type Table struct {
+	fio       fileio.FileIO
+	root      string
+	name      string
+	branch    string
+	schema    *schema.TableSchema
+	schemas   *schema.Manager
+	snapshots *snapshot.Manager
+}
+
+// OpenTable opens the table stored at root (its directory) directly,
+// without a catalog. name is used in messages and metadata.
+func OpenTable(ctx context.Context, fio fileio.FileIO, root, name, branch string) (*Table, error) {
+	return openTable(ctx, fio, strings.TrimRight(root, "/"), name, branch)
+}
+
+func openTable(ctx context.Context, fio fileio.FileIO, root, name, branch string) (*Table, error) {
+	if branch == "main" {
+		branch = ""
+	}
+	schemas := schema.NewManager(fio, root, branch)
+	ids, err := schemas.ListIDs(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("open table %s at %s: %w", name, root, err)
+	}
+	if len(ids) == 0 {
+		where := root
+		if branch != "" {
+			where = fileio.Join(root, "branch", "branch-"+branch)
+		}
+		return nil, fmt.Errorf("open table %s: no schema files under %s/schema: %w", name, where, fileio.ErrNotExist)
+	}
+	s, err := schemas.Latest(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("open table %s: %w", name, err)
+	}
+	t := &Table{
+		fio: fio, root: root, name: name, branch: branch, schema: s, schemas: schemas,
+		snapshots: snapshot.NewManager(fio, root, branch),
+	}
+	if err := checkSupported(s); err != nil {
+		return nil, fmt.Errorf("table %s: %w", name, err)
+	}
+	return t, nil
+}
+
+// checkSupported refuses tables whose correct reading needs a feature this
+// reader lacks, so no caller ever gets silently wrong rows.
+func checkSupported(s *schema.TableSchema) error {
+	switch tt := s.Option("type", "table"); tt {
+	case "table", "materialized-table":
+	default:
+		return fmt.Errorf("table type %q: %w", tt, ErrUnsupported)
+	}
+	if len(s.PrimaryKeys) > 0 {
+		return fmt.Errorf("primary-key tables (primary key %s): %w", strings.Join(s.PrimaryKeys, ", "), ErrUnsupported)
+	}
+	if s.BoolOption("data-evolution.enabled", false) {
+		return fmt.Errorf("data-evolution.enabled=true: %w", ErrUnsupported)
+	}
+	for _, opt := range []string{"scan.fallback-branch", "scan.primary-branch"} {
+		if v := s.Option(opt, ""); v != "" {
+			return fmt.Errorf("option %s=%s (reads from another branch): %w", opt, v, ErrUnsupported)
+		}
+	}
+	if s.BoolOption("chain-table.enabled", false) {
+		return fmt.Errorf("chain tables: %w", ErrUnsupported)
+	}
+	if _, err := arrowconv.Schema(s.Fields); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Name returns "db.table".
+func (t *Table) Name() string { return t.name }
+
+// Path returns the table's root directory.
+func (t *Table) Path() string { return t.root }
+
+// Branch returns the branch name ("" for main).
+func (t *Table) Branch() string { return t.branch }
+
+// Schema returns the table's latest schema as of opening.
+func (t *Table) Schema() *schema.TableSchema { return t.schema }
+
+// FileIO returns the table's storage.
+func (t *Table) FileIO() fileio.FileIO { return t.fio }
+
+// Snapshots returns the snapshot manager of the table's branch.
+func (t *Table) Snapshots() *snapshot.Manager { return t.snapshots }
+
+// Schemas returns the schema manager of the table's branch.
+func (t *Table) Schemas() *schema.Manager { return t.schemas }
+
+// pathFactory builds the data path factory for a read schema. Data files are
+// shared by branches and always live under the table root.
+func (t *Table) pathFactory(s *schema.TableSchema) *scan.PathFactory {
+	pf := s.PartitionFields()
+	ptypes := make([]types.DataType, len(pf))
+	for i, f := range pf {
+		ptypes[i] = f.Type
+	}
+	return &scan.PathFactory{
+		Root:           t.root,
+		DataDir:        s.Option("data-file.path-directory", ""),
+		PartitionKeys:  s.PartitionKeys,
+		PartitionTypes: ptypes,
+		DefaultName:    s.Option("partition.default-name", "__DEFAULT_PARTITION__"),
+		Legacy:         s.BoolOption("partition.legacy-name", true),
+	}
+}
