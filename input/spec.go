@@ -1,0 +1,673 @@
+package input
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/redpanda-data/benthos/v4/public/service"
+)
+
+// Field names of the paimon input. Kept as constants so the spec, the parser
+// and the tests cannot drift apart.
+const (
+	fieldWarehouse              = "warehouse"
+	fieldTable                  = "table"
+	fieldBranch                 = "branch"
+	fieldConsumerID             = "consumer_id"
+	fieldScanMode               = "scan_mode"
+	fieldSnapshotID             = "snapshot_id"
+	fieldTimestamp              = "timestamp"
+	fieldEnd                    = "end"
+	fieldEndSnapshotID          = "snapshot_id"
+	fieldEndAtLatest            = "at_latest"
+	fieldPollInterval           = "poll_interval"
+	fieldFilter                 = "filter"
+	fieldColumns                = "columns"
+	fieldBuckets                = "buckets"
+	fieldShard                  = "shard"
+	fieldShardIndex             = "index"
+	fieldShardCount             = "count"
+	fieldIncludeRowKind         = "include_row_kind"
+	fieldBatchSize              = "batch_size"
+	fieldCommitPeriod           = "commit_period"
+	fieldHeartbeatInterval      = "heartbeat_interval"
+	fieldOnExpired              = "on_expired"
+	fieldStreamingReadOverwrite = "streaming_read_overwrite"
+	fieldUpsertMode             = "upsert_mode"
+	fieldThrottle               = "throttle"
+	fieldThrottleInterval       = "interval"
+	fieldThrottleMaxRows        = "max_rows"
+	fieldThrottleMaxFiles       = "max_files"
+	fieldThrottleMaxSnapshots   = "max_snapshots"
+	fieldCheckpointLimit        = "checkpoint_limit"
+)
+
+// ScanMode says where a read starts when no consumer progress exists.
+type ScanMode string
+
+// Scan modes, spelled as Paimon's `scan.mode` option values.
+const (
+	ScanLatestFull       ScanMode = "latest-full"
+	ScanLatest           ScanMode = "latest"
+	ScanFromSnapshot     ScanMode = "from-snapshot"
+	ScanFromSnapshotFull ScanMode = "from-snapshot-full"
+	ScanFromTimestamp    ScanMode = "from-timestamp"
+	ScanCompactedFull    ScanMode = "compacted-full"
+)
+
+// ExpiredPolicy says what to do when the snapshot to resume from has expired.
+type ExpiredPolicy string
+
+// Expired-snapshot policies.
+const (
+	ExpiredFail       ExpiredPolicy = "fail"
+	ExpiredEarliest   ExpiredPolicy = "earliest"
+	ExpiredLatestFull ExpiredPolicy = "latest-full"
+)
+
+// UpsertMode selects which changelog rows are dropped before delivery, for
+// sinks that apply rows as upserts keyed by the primary key.
+type UpsertMode string
+
+// Upsert modes.
+const (
+	// UpsertOff delivers every row kind.
+	UpsertOff UpsertMode = "off"
+	// UpsertDropUpdateBefore drops -U rows: an upsert sink only needs the
+	// after-image, and the before-image would be applied as a stale write.
+	UpsertDropUpdateBefore UpsertMode = "drop_update_before"
+	// UpsertDropUpdateBeforeAndDelete also drops -D rows, for sinks that never
+	// delete.
+	UpsertDropUpdateBeforeAndDelete UpsertMode = "drop_update_before_and_delete"
+)
+
+// Config is the parsed paimon input configuration. It is a plain struct so the
+// source adapter can be built and tested without Benthos.
+type Config struct {
+	Warehouse  string
+	Database   string
+	Table      string // table name without the database
+	Branch     string // "main" unless set
+	ConsumerID string // empty: no progress is read or written
+
+	ScanMode       ScanMode
+	StartSnapshot  int64     // set for from-snapshot(-full)
+	StartTimestamp time.Time // set for from-timestamp
+
+	EndSnapshot int64 // 0: unbounded
+	EndAtLatest bool  // stop after the snapshot that is latest at connect time
+
+	PollInterval time.Duration
+	Filter       string   // SQL-like predicate, empty: none
+	Columns      []string // projection, nil: all columns
+	Buckets      []int32  // nil: all buckets
+	ShardIndex   int
+	ShardCount   int
+
+	IncludeRowKind         bool
+	BatchSize              int
+	CommitPeriod           time.Duration
+	HeartbeatInterval      time.Duration // 0: no heartbeat
+	OnExpired              ExpiredPolicy
+	StreamingReadOverwrite bool
+	UpsertMode             UpsertMode
+
+	ThrottleInterval     time.Duration
+	ThrottleMaxRows      int // 0: unlimited
+	ThrottleMaxFiles     int
+	ThrottleMaxSnapshots int
+
+	CheckpointLimit int // un-acknowledged rows
+}
+
+// FullName is the table as "db.table".
+func (c Config) FullName() string { return c.Database + "." + c.Table }
+
+// ReadsBucket reports whether this replica owns a bucket: it is in the
+// explicit bucket list (if any) and falls in this shard. Negative bucket ids
+// (Paimon's postpone and dynamic-assignment placeholders) are sharded by their
+// absolute value so every bucket has exactly one owner.
+func (c Config) ReadsBucket(b int32) bool {
+	if len(c.Buckets) > 0 {
+		found := false
+		for _, x := range c.Buckets {
+			if x == b {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	if c.ShardCount <= 1 {
+		return true
+	}
+	v := int64(b)
+	if v < 0 {
+		v = -v
+	}
+	return v%int64(c.ShardCount) == int64(c.ShardIndex)
+}
+
+const specDescription = `
+Reads an https://paimon.apache.org[Apache Paimon^] table from a filesystem warehouse (local paths,
+` + "`file://`" + `, ` + "`s3://`" + `, ` + "`gs://`" + `, ` + "`azblob://`" + `), first as a full scan and then by following new
+snapshots as they are committed, like Paimon's streaming source.
+
+Each message is one row; a batch holds up to ` + "`batch_size`" + ` rows of one split (one partition and
+bucket of one snapshot). Batches never span snapshots.
+
+== Message body
+
+The row as a JSON object keyed by column name, with every Paimon type mapped without loss:
+
+- BOOLEAN: ` + "`true`/`false`" + `. TINYINT..BIGINT: JSON numbers, exact (64-bit values are not rounded
+  through a float).
+- FLOAT/DOUBLE: JSON numbers in the shortest form that round-trips; NaN and infinities, which JSON
+  cannot express, become the strings ` + "`\"NaN\"`, `\"Infinity\"`, `\"-Infinity\"`" + `.
+- DECIMAL(p,s): a string in plain notation with exactly s fraction digits (` + "`\"12.30\"`" + `), so no
+  digit is lost to float parsing.
+- CHAR/VARCHAR: a string; invalid UTF-8 bytes are replaced by U+FFFD.
+- BINARY/VARBINARY: standard base64 string.
+- DATE: ` + "`\"YYYY-MM-DD\"`" + `. TIME: ` + "`\"HH:MM:SS.mmm\"`" + `.
+- TIMESTAMP(p): a local date-time without offset, with the fraction digits of the stored unit
+  (3, 6 or 9; none for whole-second values of precision 0), e.g. ` + "`\"2024-01-02T03:04:05.123456\"`" + `.
+  It has no time zone in Paimon, so none is invented.
+- TIMESTAMP(p) WITH LOCAL TIME ZONE: the same in UTC with a ` + "`Z`" + ` suffix (RFC 3339).
+- ARRAY/VECTOR: JSON arrays. ROW: JSON objects. MAP with string keys: a JSON object; MAP with any
+  other key type and MULTISET: an array of ` + "`{\"key\": ..., \"value\": ...}`" + ` objects, in stored order.
+- NULL: ` + "`null`" + ` at any depth.
+
+== Metadata
+
+- ` + "`paimon_row_kind`" + `: ` + "`+I`, `-U`, `+U` or `-D`" + ` (only with ` + "`include_row_kind`" + `)
+- ` + "`paimon_snapshot_id`" + `: int, the snapshot the row was read from
+- ` + "`paimon_commit_kind`" + `: ` + "`APPEND`, `COMPACT`, `OVERWRITE` or `ANALYZE`" + `
+- ` + "`paimon_commit_time`" + `: timestamp of the snapshot commit
+- ` + "`paimon_schema_id`" + `: int, the table schema of the snapshot
+- ` + "`paimon_partition`" + `: object of partition column values (empty for unpartitioned tables)
+- ` + "`paimon_bucket`" + `: int
+- ` + "`paimon_table`" + `: ` + "`db.table`" + `
+- ` + "`paimon_file`" + `: the data file the split was read from (the first one when a split merges several)
+
+Typed values are set, so ` + "`@paimon_snapshot_id + 1`" + ` works in Bloblang; ` + "`meta(\"...\")`" + ` returns strings.
+
+== Delivery guarantees and consumers
+
+With ` + "`consumer_id`" + ` set, progress is stored in the table's own consumer file
+(` + "`<table>/consumer/consumer-<id>`" + `, ` + "`{\"nextSnapshot\": N}`" + `) exactly as Flink and pypaimon do, so Paimon
+will not expire snapshots the consumer still needs. ` + "`nextSnapshot`" + ` advances to N+1 only after every
+row of snapshot N and of all earlier snapshots has been acknowledged; acknowledgements may arrive in
+any order. The file is written every ` + "`commit_period`" + ` when the position moved, rewritten every
+` + "`heartbeat_interval`" + ` while idle (so consumer expiry does not delete an idle reader's progress), and once
+more on shutdown. After a crash the input resumes at the first snapshot that was not completely
+acknowledged: delivery is at-least-once, and rows of that snapshot may be seen twice.
+
+Without ` + "`consumer_id`" + ` nothing is written and every start applies ` + "`scan_mode`" + ` afresh.
+
+Rejected messages are retried while ` + "`auto_replay_nacks`" + ` is true (the default). With it false a
+rejected message counts as handled, and progress moves past it: use that only with a ` + "`fallback`" + `
+output that captures failures.
+
+A ` + "`buffer`" + ` other than ` + "`none`" + ` acknowledges rows when they enter the buffer, so progress would be stored
+before the output has them. An output batching policy whose ` + "`count`" + ` exceeds ` + "`checkpoint_limit`" + `
+never fills and stalls the pipeline.
+
+== Row kinds and ordering
+
+Primary-key tables with a changelog producer deliver ` + "`-U`/`+U`" + ` pairs and ` + "`-D`" + ` rows; append tables and
+full scans deliver ` + "`+I`" + ` only. ` + "`upsert_mode`" + ` drops the rows an upsert sink does not need. Rows of one
+bucket arrive in commit order, but the pipeline may reorder them unless ` + "`threads: 1`" + ` and the output's
+` + "`max_in_flight: 1`" + ` are used.
+
+== Sharding
+
+Several replicas with the same table can split the work by bucket: replica ` + "`shard.index`" + ` of
+` + "`shard.count`" + ` reads the buckets with ` + "`bucket % count == index`" + `. Give each replica its own
+` + "`consumer_id`" + `; the table keeps its snapshots until the slowest replica has passed them.
+
+== Metrics
+
+- ` + "`paimon_snapshot_lag`" + ` (gauge): latest snapshot id minus the snapshot being read
+- ` + "`paimon_rows_read`" + `, ` + "`paimon_files_read`" + `, ` + "`paimon_bytes_read`" + ` (counters)
+- ` + "`paimon_plan_latency`" + ` (timer, ns): time to plan one snapshot
+- ` + "`paimon_committed_snapshot`" + ` (gauge): the ` + "`nextSnapshot`" + ` last written to the consumer file
+`
+
+// Spec returns the configuration spec of the paimon input.
+func Spec() *service.ConfigSpec {
+	return service.NewConfigSpec().
+		Beta().
+		Categories("Services").
+		Version("0.1.0").
+		Summary("Reads rows from an Apache Paimon table: a full scan, then every new snapshot, with progress stored in a Paimon consumer.").
+		Description(specDescription).
+		Fields(
+			service.NewStringField(fieldWarehouse).
+				Description("The warehouse root: a local path or a URL whose scheme selects the storage (`file://`, `s3://`, `gs://`, `azblob://`). Tables live at `<warehouse>/<db>.db/<table>`.").
+				Examples("/data/paimon", "s3://my-bucket/warehouse"),
+			service.NewStringField(fieldTable).
+				Description("The table to read, as `database.table`.").
+				Example("sales.orders").
+				LintRule(`root = if !this.re_match("^[^.\\s]+\\.[^.\\s]+$") { [ "table must be database.table, got %q".format(this) ] }`),
+			service.NewStringField(fieldBranch).
+				Description("The table branch to read.").
+				Default("main").
+				Advanced(),
+			service.NewStringField(fieldConsumerID).
+				Description("The Paimon consumer whose progress is resumed from and committed to. Without it the input keeps no progress.").
+				Optional().
+				Example("connect-orders").
+				LintRule(`root = if this == "" || this == "." || this == ".." || this.contains("/") || this.contains("\\") { [ "consumer_id must be non-empty and contain no '/', '\\\\', and not be '.' or '..'" ] }`),
+			service.NewStringAnnotatedEnumField(fieldScanMode, map[string]string{
+				string(ScanLatestFull):       "Read the whole table at the latest snapshot, then follow new snapshots.",
+				string(ScanLatest):           "Follow snapshots committed after the latest one, without reading existing rows.",
+				string(ScanFromSnapshot):     "Follow snapshots starting at `snapshot_id` (its changes, not its full content).",
+				string(ScanFromSnapshotFull): "Read the whole table at `snapshot_id`, then follow later snapshots.",
+				string(ScanFromTimestamp):    "Follow snapshots committed at or after `timestamp`.",
+				string(ScanCompactedFull):    "Read the whole table at the latest compacted snapshot, then follow later snapshots.",
+			}).
+				Description("Where reading starts when the consumer has no stored progress. Stored progress always wins.").
+				Default(string(ScanLatestFull)),
+			service.NewIntField(fieldSnapshotID).
+				Description("The first snapshot for `from-snapshot` and `from-snapshot-full`.").
+				Optional(),
+			service.NewStringField(fieldTimestamp).
+				Description("The start time for `from-timestamp`, RFC 3339.").
+				Optional().
+				Example("2024-06-01T00:00:00Z"),
+			service.NewObjectField(fieldEnd,
+				service.NewIntField(fieldEndSnapshotID).
+					Description("Stop after this snapshot has been read.").
+					Optional(),
+				service.NewBoolField(fieldEndAtLatest).
+					Description("Stop after the snapshot that is the latest when the input connects: a bounded read of what exists now.").
+					Default(false),
+			).
+				Description("An optional end bound. When reached the input ends, the pipeline drains and (for `run`) the process exits.").
+				Optional(),
+			service.NewDurationField(fieldPollInterval).
+				Description("How often to look for a new snapshot while caught up.").
+				Default("5s"),
+			service.NewStringField(fieldFilter).
+				Description("A SQL-like boolean expression over columns, pushed down to skip partitions, files and row groups, then applied to rows. Supports `=`, `!=`, `<`, `<=`, `>`, `>=`, `IN`, `NOT IN`, `IS [NOT] NULL`, `LIKE 'prefix%'`, `BETWEEN`, `AND`, `OR`, `NOT` and parentheses.").
+				Optional().
+				Examples("dt = '2024-06-01' AND amount > 100", "region IN ('eu', 'us') OR id IS NULL"),
+			service.NewStringListField(fieldColumns).
+				Description("Columns to read, in this order. All columns when unset.").
+				Optional().
+				Example([]string{"id", "amount", "dt"}),
+			service.NewIntListField(fieldBuckets).
+				Description("Read only these buckets. Combined with `shard`, a bucket is read when it is listed and in this shard.").
+				Optional().
+				Advanced(),
+			service.NewObjectField(fieldShard,
+				service.NewIntField(fieldShardIndex).Description("This replica's index, from 0 to `count - 1`.").Default(0),
+				service.NewIntField(fieldShardCount).Description("How many replicas share the table.").Default(1),
+			).
+				Description("Split the table's buckets among replicas: this one reads buckets with `bucket % count == index`.").
+				Advanced(),
+			service.NewBoolField(fieldIncludeRowKind).
+				Description("Read each row's change kind into the `paimon_row_kind` metadata. Required by `upsert_mode`.").
+				Default(true),
+			service.NewIntField(fieldBatchSize).
+				Description("The most rows per message batch. A batch never spans splits.").
+				Default(1024).
+				LintRule(`root = if this < 1 { [ "batch_size must be at least 1, got %v".format(this) ] }`),
+			service.NewDurationField(fieldCommitPeriod).
+				Description("How often acknowledged progress is written to the consumer file.").
+				Default("5s").
+				Advanced(),
+			service.NewDurationField(fieldHeartbeatInterval).
+				Description("While idle, rewrite the consumer file this often so Paimon's `consumer.expiration-time` does not expire it. `0s` disables.").
+				Default("1m").
+				Advanced(),
+			service.NewStringAnnotatedEnumField(fieldOnExpired, map[string]string{
+				string(ExpiredFail):       "Fail to connect with an error naming the expired snapshot.",
+				string(ExpiredEarliest):   "Resume at the earliest snapshot still present (rows of expired snapshots are lost).",
+				string(ExpiredLatestFull): "Start over with a full scan of the latest snapshot (rows may repeat).",
+			}).
+				Description("What to do when the snapshot to resume from no longer exists.").
+				Default(string(ExpiredFail)).
+				Advanced(),
+			service.NewBoolField(fieldStreamingReadOverwrite).
+				Description("Deliver the rows of OVERWRITE snapshots (as Paimon's `streaming-read-overwrite`). Off by default, as in Paimon, because an overwrite rewrites a partition wholesale.").
+				Default(false).
+				Advanced(),
+			service.NewStringAnnotatedEnumField(fieldUpsertMode, map[string]string{
+				string(UpsertOff):                       "Deliver every row kind.",
+				string(UpsertDropUpdateBefore):          "Drop `-U` rows, for sinks that upsert by primary key.",
+				string(UpsertDropUpdateBeforeAndDelete): "Drop `-U` and `-D` rows, for upsert sinks that never delete.",
+			}).
+				Description("Drop changelog rows an upsert sink does not need. Needs `include_row_kind`; the table must have a primary key (checked on connect).").
+				Default(string(UpsertOff)),
+			service.NewObjectField(fieldThrottle,
+				service.NewDurationField(fieldThrottleInterval).Description("The window the limits apply to.").Default("1s"),
+				service.NewIntField(fieldThrottleMaxRows).Description("The most rows per window, 0 for no limit.").Default(0),
+				service.NewIntField(fieldThrottleMaxFiles).Description("The most data files opened per window, 0 for no limit.").Default(0),
+				service.NewIntField(fieldThrottleMaxSnapshots).Description("The most snapshots started per window, 0 for no limit.").Default(0),
+			).
+				Description("Rate limits that protect the storage and downstream systems when catching up.").
+				Advanced(),
+			service.NewIntField(fieldCheckpointLimit).
+				Description("The most rows delivered but not yet acknowledged; reading pauses at the limit. Bounds memory. Must be at least `batch_size`.").
+				Default(8192).
+				Advanced(),
+			service.NewAutoRetryNacksToggleField(),
+		).
+		LintRule(specLintRule).
+		Example("Bounded read of a table", "Reads what the table holds now and exits when done.", `
+input:
+  paimon:
+    warehouse: /data/paimon
+    table: sales.orders
+    scan_mode: latest-full
+    end:
+      at_latest: true
+output:
+  stdout: {}
+`).
+		Example("Follow a table from a snapshot", "Streams the changes of every snapshot from 42 on, keeping progress in consumer `orders-sync`.", `
+input:
+  paimon:
+    warehouse: s3://my-bucket/warehouse
+    table: sales.orders
+    consumer_id: orders-sync
+    scan_mode: from-snapshot
+    snapshot_id: 42
+    columns: [ id, amount, dt ]
+    filter: "dt >= '2024-06-01'"
+output:
+  stdout: {}
+`).
+		Example("Upserts from a primary-key table, sharded", "Replica 0 of 2 forwards the after-image of changed rows; deletes are kept and marked in metadata.", `
+input:
+  paimon:
+    warehouse: s3://my-bucket/warehouse
+    table: crm.customers
+    consumer_id: customers-replica-0
+    upsert_mode: drop_update_before
+    shard:
+      index: 0
+      count: 2
+pipeline:
+  processors:
+    - mapping: |
+        meta op = if @paimon_row_kind == "-D" { "delete" } else { "upsert" }
+output:
+  stdout: {}
+`)
+}
+
+// specLintRule checks fields against each other. Defaults are filled in
+// before it runs, so only optional fields need exists().
+const specLintRule = `
+let mode = this.scan_mode.or("latest-full")
+let errs = []
+let errs = if this.exists("snapshot_id") && !["from-snapshot", "from-snapshot-full"].contains($mode) { $errs.append("snapshot_id is only used with scan_mode from-snapshot or from-snapshot-full, not %s".format($mode)) } else { $errs }
+let errs = if !this.exists("snapshot_id") && ["from-snapshot", "from-snapshot-full"].contains($mode) { $errs.append("scan_mode %s requires snapshot_id".format($mode)) } else { $errs }
+let errs = if this.exists("snapshot_id") && this.snapshot_id < 1 { $errs.append("snapshot_id must be at least 1, got %v".format(this.snapshot_id)) } else { $errs }
+let errs = if this.exists("timestamp") && $mode != "from-timestamp" { $errs.append("timestamp is only used with scan_mode from-timestamp, not %s".format($mode)) } else { $errs }
+let errs = if !this.exists("timestamp") && $mode == "from-timestamp" { $errs.append("scan_mode from-timestamp requires timestamp") } else { $errs }
+let errs = if this.exists("timestamp") && !this.timestamp.re_match("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$") { $errs.append("timestamp %q is not RFC 3339 (e.g. 2024-06-01T00:00:00Z)".format(this.timestamp)) } else { $errs }
+let errs = if this.end.exists("snapshot_id") && this.end.at_latest.or(false) { $errs.append("end.snapshot_id and end.at_latest are mutually exclusive") } else { $errs }
+let errs = if this.end.exists("snapshot_id") && this.exists("snapshot_id") && this.end.snapshot_id < this.snapshot_id { $errs.append("end.snapshot_id %v is before snapshot_id %v".format(this.end.snapshot_id, this.snapshot_id)) } else { $errs }
+let errs = if this.end.exists("snapshot_id") && this.end.snapshot_id < 1 { $errs.append("end.snapshot_id must be at least 1, got %v".format(this.end.snapshot_id)) } else { $errs }
+let sc = this.shard.count.or(1)
+let si = this.shard.index.or(0)
+let errs = if $sc < 1 { $errs.append("shard.count must be at least 1, got %v".format($sc)) } else { $errs }
+let errs = if $si < 0 || ($sc >= 1 && $si >= $sc) { $errs.append("shard.index must be in [0, shard.count), got index %v with count %v".format($si, $sc)) } else { $errs }
+let errs = if this.buckets.or([]).any(b -> b < 0) { $errs.append("buckets must not be negative") } else { $errs }
+let errs = if this.upsert_mode.or("off") != "off" && !this.include_row_kind.or(true) { $errs.append("upsert_mode %s needs include_row_kind: true".format(this.upsert_mode)) } else { $errs }
+let errs = if this.checkpoint_limit.or(8192) < this.batch_size.or(1024) { $errs.append("checkpoint_limit %v is smaller than batch_size %v: a batch could never be delivered".format(this.checkpoint_limit.or(8192), this.batch_size.or(1024))) } else { $errs }
+let dur = "^([0-9]*\\.?[0-9]+(ns|us|µs|ms|s|m|h))+$"
+let zero = "^([0.]+(ns|us|µs|ms|s|m|h)?)+$"
+let errs = if !this.poll_interval.or("5s").re_match($dur) || this.poll_interval.or("5s").re_match($zero) { $errs.append("poll_interval must be a positive duration, got %q".format(this.poll_interval)) } else { $errs }
+let errs = if !this.commit_period.or("5s").re_match($dur) || this.commit_period.or("5s").re_match($zero) { $errs.append("commit_period must be a positive duration, got %q".format(this.commit_period)) } else { $errs }
+let errs = if !this.heartbeat_interval.or("1m").re_match($dur) && this.heartbeat_interval.or("1m") != "0" { $errs.append("heartbeat_interval must be a duration, 0s or more, got %q".format(this.heartbeat_interval)) } else { $errs }
+let errs = if !this.throttle.interval.or("1s").re_match($dur) || this.throttle.interval.or("1s").re_match($zero) { $errs.append("throttle.interval must be a positive duration, got %q".format(this.throttle.interval)) } else { $errs }
+let errs = if [this.throttle.max_rows.or(0), this.throttle.max_files.or(0), this.throttle.max_snapshots.or(0)].any(v -> v < 0) { $errs.append("throttle limits must not be negative") } else { $errs }
+root = $errs
+`
+
+// parseConfig reads a parsed spec into a Config, repeating the lint checks
+// because lint can be bypassed (`run --chilled`, programmatic configs).
+func parseConfig(pc *service.ParsedConfig) (Config, error) {
+	var c Config
+	var err error
+	if c.Warehouse, err = pc.FieldString(fieldWarehouse); err != nil {
+		return c, err
+	}
+	if strings.TrimSpace(c.Warehouse) == "" {
+		return c, fmt.Errorf("field %s: must not be empty", fieldWarehouse)
+	}
+	full, err := pc.FieldString(fieldTable)
+	if err != nil {
+		return c, err
+	}
+	db, tbl, ok := strings.Cut(full, ".")
+	if !ok || db == "" || tbl == "" || strings.Contains(tbl, ".") {
+		return c, fmt.Errorf("field %s: %q is not database.table", fieldTable, full)
+	}
+	c.Database, c.Table = db, tbl
+	if c.Branch, err = pc.FieldString(fieldBranch); err != nil {
+		return c, err
+	}
+	if c.Branch == "" {
+		c.Branch = "main"
+	}
+	if pc.Contains(fieldConsumerID) {
+		if c.ConsumerID, err = pc.FieldString(fieldConsumerID); err != nil {
+			return c, err
+		}
+		if c.ConsumerID == "" || c.ConsumerID == "." || c.ConsumerID == ".." || strings.ContainsAny(c.ConsumerID, `/\`) {
+			return c, fmt.Errorf("field %s: %q is not a valid consumer id", fieldConsumerID, c.ConsumerID)
+		}
+	}
+
+	mode, err := pc.FieldString(fieldScanMode)
+	if err != nil {
+		return c, err
+	}
+	c.ScanMode = ScanMode(mode)
+	needsSnap := c.ScanMode == ScanFromSnapshot || c.ScanMode == ScanFromSnapshotFull
+	switch {
+	case pc.Contains(fieldSnapshotID) && !needsSnap:
+		return c, fmt.Errorf("field %s: only used with scan_mode from-snapshot or from-snapshot-full, not %s", fieldSnapshotID, mode)
+	case !pc.Contains(fieldSnapshotID) && needsSnap:
+		return c, fmt.Errorf("field %s: required by scan_mode %s", fieldSnapshotID, mode)
+	case needsSnap:
+		v, err := pc.FieldInt(fieldSnapshotID)
+		if err != nil {
+			return c, err
+		}
+		if v < 1 {
+			return c, fmt.Errorf("field %s: must be at least 1, got %d", fieldSnapshotID, v)
+		}
+		c.StartSnapshot = int64(v)
+	}
+	switch {
+	case pc.Contains(fieldTimestamp) && c.ScanMode != ScanFromTimestamp:
+		return c, fmt.Errorf("field %s: only used with scan_mode from-timestamp, not %s", fieldTimestamp, mode)
+	case !pc.Contains(fieldTimestamp) && c.ScanMode == ScanFromTimestamp:
+		return c, fmt.Errorf("field %s: required by scan_mode from-timestamp", fieldTimestamp)
+	case c.ScanMode == ScanFromTimestamp:
+		s, err := pc.FieldString(fieldTimestamp)
+		if err != nil {
+			return c, err
+		}
+		if c.StartTimestamp, err = time.Parse(time.RFC3339Nano, s); err != nil {
+			return c, fmt.Errorf("field %s: %q is not RFC 3339: %w", fieldTimestamp, s, err)
+		}
+	}
+	switch c.ScanMode {
+	case ScanLatestFull, ScanLatest, ScanFromSnapshot, ScanFromSnapshotFull, ScanFromTimestamp, ScanCompactedFull:
+	default:
+		return c, fmt.Errorf("field %s: unknown mode %q", fieldScanMode, mode)
+	}
+
+	if pc.Contains(fieldEnd) {
+		end := pc.Namespace(fieldEnd)
+		if c.EndAtLatest, err = end.FieldBool(fieldEndAtLatest); err != nil {
+			return c, err
+		}
+		if end.Contains(fieldEndSnapshotID) {
+			v, err := end.FieldInt(fieldEndSnapshotID)
+			if err != nil {
+				return c, err
+			}
+			if v < 1 {
+				return c, fmt.Errorf("field end.snapshot_id: must be at least 1, got %d", v)
+			}
+			if c.EndAtLatest {
+				return c, errors.New("fields end.snapshot_id and end.at_latest are mutually exclusive")
+			}
+			if c.StartSnapshot > 0 && int64(v) < c.StartSnapshot {
+				return c, fmt.Errorf("field end.snapshot_id: %d is before snapshot_id %d", v, c.StartSnapshot)
+			}
+			c.EndSnapshot = int64(v)
+		}
+	}
+
+	if c.PollInterval, err = positiveDuration(pc, fieldPollInterval); err != nil {
+		return c, err
+	}
+	if pc.Contains(fieldFilter) {
+		if c.Filter, err = pc.FieldString(fieldFilter); err != nil {
+			return c, err
+		}
+	}
+	if pc.Contains(fieldColumns) {
+		if c.Columns, err = pc.FieldStringList(fieldColumns); err != nil {
+			return c, err
+		}
+		if len(c.Columns) == 0 {
+			c.Columns = nil
+		}
+		seen := map[string]bool{}
+		for _, col := range c.Columns {
+			if col == "" {
+				return c, fmt.Errorf("field %s: empty column name", fieldColumns)
+			}
+			if seen[col] {
+				return c, fmt.Errorf("field %s: column %q listed twice", fieldColumns, col)
+			}
+			seen[col] = true
+		}
+	}
+	if pc.Contains(fieldBuckets) {
+		bs, err := pc.FieldIntList(fieldBuckets)
+		if err != nil {
+			return c, err
+		}
+		for _, b := range bs {
+			if b < 0 || b > 1<<31-1 {
+				return c, fmt.Errorf("field %s: bucket %d out of range", fieldBuckets, b)
+			}
+			c.Buckets = append(c.Buckets, int32(b))
+		}
+	}
+	shard := pc.Namespace(fieldShard)
+	if c.ShardIndex, err = shard.FieldInt(fieldShardIndex); err != nil {
+		return c, err
+	}
+	if c.ShardCount, err = shard.FieldInt(fieldShardCount); err != nil {
+		return c, err
+	}
+	if c.ShardCount < 1 {
+		return c, fmt.Errorf("field shard.count: must be at least 1, got %d", c.ShardCount)
+	}
+	if c.ShardIndex < 0 || c.ShardIndex >= c.ShardCount {
+		return c, fmt.Errorf("field shard.index: must be in [0, %d), got %d", c.ShardCount, c.ShardIndex)
+	}
+
+	if c.IncludeRowKind, err = pc.FieldBool(fieldIncludeRowKind); err != nil {
+		return c, err
+	}
+	if c.BatchSize, err = pc.FieldInt(fieldBatchSize); err != nil {
+		return c, err
+	}
+	if c.BatchSize < 1 {
+		return c, fmt.Errorf("field %s: must be at least 1, got %d", fieldBatchSize, c.BatchSize)
+	}
+	if c.CommitPeriod, err = positiveDuration(pc, fieldCommitPeriod); err != nil {
+		return c, err
+	}
+	if c.HeartbeatInterval, err = pc.FieldDuration(fieldHeartbeatInterval); err != nil {
+		return c, err
+	}
+	if c.HeartbeatInterval < 0 {
+		return c, fmt.Errorf("field %s: must not be negative", fieldHeartbeatInterval)
+	}
+	exp, err := pc.FieldString(fieldOnExpired)
+	if err != nil {
+		return c, err
+	}
+	c.OnExpired = ExpiredPolicy(exp)
+	switch c.OnExpired {
+	case ExpiredFail, ExpiredEarliest, ExpiredLatestFull:
+	default:
+		return c, fmt.Errorf("field %s: unknown policy %q", fieldOnExpired, exp)
+	}
+	if c.StreamingReadOverwrite, err = pc.FieldBool(fieldStreamingReadOverwrite); err != nil {
+		return c, err
+	}
+	um, err := pc.FieldString(fieldUpsertMode)
+	if err != nil {
+		return c, err
+	}
+	c.UpsertMode = UpsertMode(um)
+	switch c.UpsertMode {
+	case UpsertOff:
+	case UpsertDropUpdateBefore, UpsertDropUpdateBeforeAndDelete:
+		if !c.IncludeRowKind {
+			return c, fmt.Errorf("field %s: %s needs include_row_kind: true", fieldUpsertMode, um)
+		}
+	default:
+		return c, fmt.Errorf("field %s: unknown mode %q", fieldUpsertMode, um)
+	}
+
+	th := pc.Namespace(fieldThrottle)
+	if c.ThrottleInterval, err = th.FieldDuration(fieldThrottleInterval); err != nil {
+		return c, err
+	}
+	if c.ThrottleInterval <= 0 {
+		return c, errors.New("field throttle.interval: must be positive")
+	}
+	for _, f := range []struct {
+		name string
+		dst  *int
+	}{
+		{fieldThrottleMaxRows, &c.ThrottleMaxRows},
+		{fieldThrottleMaxFiles, &c.ThrottleMaxFiles},
+		{fieldThrottleMaxSnapshots, &c.ThrottleMaxSnapshots},
+	} {
+		if *f.dst, err = th.FieldInt(f.name); err != nil {
+			return c, err
+		}
+		if *f.dst < 0 {
+			return c, fmt.Errorf("field throttle.%s: must not be negative, got %d", f.name, *f.dst)
+		}
+	}
+	if c.CheckpointLimit, err = pc.FieldInt(fieldCheckpointLimit); err != nil {
+		return c, err
+	}
+	if c.CheckpointLimit < c.BatchSize {
+		return c, fmt.Errorf("field %s: %d is smaller than batch_size %d", fieldCheckpointLimit, c.CheckpointLimit, c.BatchSize)
+	}
+	return c, nil
+}
+
+func positiveDuration(pc *service.ParsedConfig, name string) (time.Duration, error) {
+	d, err := pc.FieldDuration(name)
+	if err != nil {
+		return 0, err
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("field %s: must be positive, got %s", name, d)
+	}
+	return d, nil
+}

@@ -1,0 +1,271 @@
+package input
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/redpanda-data/benthos/v4/public/components/io"
+	"github.com/redpanda-data/benthos/v4/public/service"
+)
+
+func lintEnv(t *testing.T) *service.Environment {
+	t.Helper()
+	env := service.NewEnvironment()
+	err := env.RegisterBatchInput("paimon", Spec(), func(*service.ParsedConfig, *service.Resources) (service.BatchInput, error) {
+		return nil, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+func lintInput(t *testing.T, env *service.Environment, body string) []string {
+	t.Helper()
+	lints, err := env.NewComponentConfigLinter().LintInputYAML([]byte("paimon:\n" + body))
+	if err != nil {
+		t.Fatalf("lint: %v", err)
+	}
+	var out []string
+	for _, l := range lints {
+		out = append(out, l.What)
+	}
+	return out
+}
+
+const baseYAML = "  warehouse: /wh\n  table: db.t\n"
+
+func TestLintRules(t *testing.T) {
+	env := lintEnv(t)
+	cases := []struct {
+		name string
+		yaml string
+		want string // substring of the single expected lint; "" = clean
+	}{
+		{"minimal", "", ""},
+		{"bad table", "  table2: x\n", "field table2 not recognised"},
+		{"snapshot without mode", "  snapshot_id: 3\n", "snapshot_id is only used with scan_mode from-snapshot"},
+		{"mode without snapshot", "  scan_mode: from-snapshot\n", "scan_mode from-snapshot requires snapshot_id"},
+		{"full mode without snapshot", "  scan_mode: from-snapshot-full\n", "scan_mode from-snapshot-full requires snapshot_id"},
+		{"snapshot ok", "  scan_mode: from-snapshot-full\n  snapshot_id: 3\n", ""},
+		{"snapshot zero", "  scan_mode: from-snapshot\n  snapshot_id: 0\n", "snapshot_id must be at least 1"},
+		{"timestamp without mode", "  timestamp: 2024-01-01T00:00:00Z\n", "timestamp is only used with scan_mode from-timestamp"},
+		{"mode without timestamp", "  scan_mode: from-timestamp\n", "scan_mode from-timestamp requires timestamp"},
+		{"timestamp ok", "  scan_mode: from-timestamp\n  timestamp: 2024-01-01T00:00:00.5+02:00\n", ""},
+		{"timestamp bad", "  scan_mode: from-timestamp\n  timestamp: yesterday\n", "is not RFC 3339"},
+		{"end both", "  end:\n    snapshot_id: 5\n    at_latest: true\n", "mutually exclusive"},
+		{"end before start", "  scan_mode: from-snapshot\n  snapshot_id: 9\n  end:\n    snapshot_id: 5\n", "end.snapshot_id 5 is before snapshot_id 9"},
+		{"end ok", "  end:\n    snapshot_id: 5\n", ""},
+		{"shard index too big", "  shard:\n    index: 2\n    count: 2\n", "shard.index must be in [0, shard.count)"},
+		{"shard negative", "  shard:\n    index: -1\n    count: 2\n", "shard.index must be in [0, shard.count)"},
+		{"shard count zero", "  shard:\n    count: 0\n", "shard.count must be at least 1"},
+		{"shard ok", "  shard:\n    index: 1\n    count: 3\n", ""},
+		{"batch size zero", "  batch_size: 0\n", "batch_size must be at least 1"},
+		{"upsert without row kind", "  upsert_mode: drop_update_before\n  include_row_kind: false\n", "needs include_row_kind: true"},
+		{"upsert ok", "  upsert_mode: drop_update_before_and_delete\n", ""},
+		{"bad upsert", "  upsert_mode: sometimes\n", "sometimes"},
+		{"bad scan mode", "  scan_mode: earliest\n", "earliest"},
+		{"checkpoint below batch", "  batch_size: 100\n  checkpoint_limit: 10\n", "checkpoint_limit 10 is smaller than batch_size 100"},
+		{"zero poll", "  poll_interval: 0s\n", "poll_interval must be a positive duration"},
+		{"bad poll", "  poll_interval: soon\n", "poll_interval must be a positive duration"},
+		{"zero commit", "  commit_period: 0s\n", "commit_period must be a positive duration"},
+		{"heartbeat off ok", "  heartbeat_interval: 0s\n", ""},
+		{"negative heartbeat", "  heartbeat_interval: -1s\n", "heartbeat_interval must be a duration, 0s or more"},
+		{"negative throttle", "  throttle:\n    max_rows: -1\n", "throttle limits must not be negative"},
+		{"negative bucket", "  buckets: [1, -2]\n", "buckets must not be negative"},
+		{"consumer slash", "  consumer_id: a/b\n", "consumer_id must be non-empty"},
+		{"consumer dotdot", "  consumer_id: ..\n", "consumer_id must be non-empty"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := lintInput(t, env, baseYAML+tc.yaml)
+			if tc.want == "" {
+				if len(got) != 0 {
+					t.Fatalf("want no lints, got %q", got)
+				}
+				return
+			}
+			if len(got) != 1 || !strings.Contains(got[0], tc.want) {
+				t.Fatalf("want one lint containing %q, got %q", tc.want, got)
+			}
+		})
+	}
+}
+
+func TestLintTableName(t *testing.T) {
+	env := lintEnv(t)
+	for _, tbl := range []string{"orders", "a.b.c", ".t", "db."} {
+		got := lintInput(t, env, "  warehouse: /wh\n  table: \""+tbl+"\"\n")
+		if len(got) != 1 || !strings.Contains(got[0], "table must be database.table") {
+			t.Errorf("table %q: got lints %q", tbl, got)
+		}
+	}
+	got := lintInput(t, env, "  table: db.t\n")
+	if len(got) != 1 || !strings.Contains(got[0], "warehouse") {
+		t.Errorf("missing warehouse: got %q", got)
+	}
+}
+
+func TestSpecExamplesLint(t *testing.T) {
+	env := lintEnv(t)
+	n := 0
+	env.WalkInputs(func(name string, view *service.ConfigView) {
+		if name != "paimon" {
+			return
+		}
+		data, err := view.TemplateData()
+		if err != nil {
+			t.Fatal(err)
+		}
+		linter := env.FullConfigSchema("", "").NewStreamConfigLinter()
+		linter.SetSkipEnvVarCheck(true)
+		for _, ex := range data.Examples {
+			n++
+			lints, err := linter.LintYAML([]byte(ex.Config))
+			if err != nil {
+				t.Errorf("example %q: %v", ex.Title, err)
+			}
+			for _, l := range lints {
+				t.Errorf("example %q: %s", ex.Title, l.Error())
+			}
+		}
+	})
+	if n < 3 {
+		t.Fatalf("want at least 3 examples, found %d", n)
+	}
+}
+
+func TestParseConfigFull(t *testing.T) {
+	env := lintEnv(t)
+	yaml := `
+warehouse: s3://b/wh
+table: sales.orders
+branch: dev
+consumer_id: c1
+scan_mode: from-snapshot
+snapshot_id: 7
+end:
+  snapshot_id: 20
+poll_interval: 250ms
+filter: "id > 3"
+columns: [ id, amount ]
+buckets: [ 0, 2, 5 ]
+shard:
+  index: 1
+  count: 2
+include_row_kind: true
+batch_size: 10
+commit_period: 2s
+heartbeat_interval: 0s
+on_expired: earliest
+streaming_read_overwrite: true
+upsert_mode: drop_update_before
+throttle:
+  interval: 3s
+  max_rows: 100
+  max_files: 4
+  max_snapshots: 1
+checkpoint_limit: 50
+auto_replay_nacks: false
+`
+	pc, err := Spec().ParseYAML(yaml, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := parseConfig(pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{
+		Warehouse: "s3://b/wh", Database: "sales", Table: "orders", Branch: "dev", ConsumerID: "c1",
+		ScanMode: ScanFromSnapshot, StartSnapshot: 7, EndSnapshot: 20,
+		PollInterval: 250 * time.Millisecond, Filter: "id > 3", Columns: []string{"id", "amount"},
+		Buckets: []int32{0, 2, 5}, ShardIndex: 1, ShardCount: 2,
+		IncludeRowKind: true, BatchSize: 10, CommitPeriod: 2 * time.Second, HeartbeatInterval: 0,
+		OnExpired: ExpiredEarliest, StreamingReadOverwrite: true, UpsertMode: UpsertDropUpdateBefore,
+		ThrottleInterval: 3 * time.Second, ThrottleMaxRows: 100, ThrottleMaxFiles: 4, ThrottleMaxSnapshots: 1,
+		CheckpointLimit: 50,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("parsed\n%+v\nwant\n%+v", got, want)
+	}
+	if got.FullName() != "sales.orders" {
+		t.Errorf("FullName = %q", got.FullName())
+	}
+}
+
+func TestParseConfigDefaults(t *testing.T) {
+	env := lintEnv(t)
+	pc, err := Spec().ParseYAML("warehouse: /wh\ntable: db.t\n", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := parseConfig(pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{
+		Warehouse: "/wh", Database: "db", Table: "t", Branch: "main", ScanMode: ScanLatestFull,
+		PollInterval: 5 * time.Second, ShardIndex: 0, ShardCount: 1, IncludeRowKind: true,
+		BatchSize: 1024, CommitPeriod: 5 * time.Second, HeartbeatInterval: time.Minute,
+		OnExpired: ExpiredFail, UpsertMode: UpsertOff, ThrottleInterval: time.Second, CheckpointLimit: 8192,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("parsed\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// parseConfig must reject what lint rejects, because `run --chilled` and
+// programmatic configs skip lint.
+func TestParseConfigErrorsNameField(t *testing.T) {
+	env := lintEnv(t)
+	cases := map[string]string{
+		"table: nodot\n":                                                          "field table",
+		"table: db.t\nsnapshot_id: 3\n":                                           "field snapshot_id",
+		"table: db.t\nscan_mode: from-snapshot\n":                                 "field snapshot_id",
+		"table: db.t\nscan_mode: from-timestamp\n":                                "field timestamp",
+		"table: db.t\nscan_mode: from-timestamp\ntimestamp: x\n":                  "field timestamp",
+		"table: db.t\ntimestamp: 2024-01-01T00:00:00Z\n":                          "field timestamp",
+		"table: db.t\nshard: {index: 3, count: 2}\n":                              "field shard.index",
+		"table: db.t\nshard: {count: 0}\n":                                        "field shard.count",
+		"table: db.t\nbatch_size: 0\n":                                            "field batch_size",
+		"table: db.t\nupsert_mode: drop_update_before\ninclude_row_kind: false\n": "field upsert_mode",
+		"table: db.t\nend: {snapshot_id: 2, at_latest: true}\n":                   "end.snapshot_id and end.at_latest",
+		"table: db.t\ncolumns: [a, a]\n":                                          "field columns",
+		"table: db.t\nbatch_size: 10\ncheckpoint_limit: 5\n":                      "field checkpoint_limit",
+		"table: db.t\npoll_interval: 0s\n":                                        "field poll_interval",
+		"table: db.t\nconsumer_id: a/b\n":                                         "field consumer_id",
+		"table: db.t\nthrottle: {max_files: -1}\n":                                "field throttle.max_files",
+	}
+	for y, want := range cases {
+		pc, err := Spec().ParseYAML("warehouse: /wh\n"+y, env)
+		if err != nil {
+			t.Fatalf("%q: %v", y, err)
+		}
+		if _, err := parseConfig(pc); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: want error naming %q, got %v", y, want, err)
+		}
+	}
+}
+
+func TestReadsBucket(t *testing.T) {
+	c := Config{ShardIndex: 1, ShardCount: 3}
+	var got []int32
+	for b := int32(0); b < 9; b++ {
+		if c.ReadsBucket(b) {
+			got = append(got, b)
+		}
+	}
+	if !reflect.DeepEqual(got, []int32{1, 4, 7}) {
+		t.Fatalf("shard 1/3 reads %v", got)
+	}
+	c.Buckets = []int32{4, 5}
+	if !c.ReadsBucket(4) || c.ReadsBucket(5) || c.ReadsBucket(1) {
+		t.Fatal("bucket list must intersect with the shard")
+	}
+	if !(Config{ShardCount: 1}).ReadsBucket(-2) {
+		t.Fatal("unsharded reader must read the postpone bucket -2")
+	}
+}
