@@ -213,13 +213,15 @@ func (p *typeParser) parseTypeDepth(depth int) (DataType, error) {
 	for p.peekKeyword("ARRAY") || p.peekKeyword("MULTISET") {
 		kw := strings.ToUpper(p.toks[p.pos].text)
 		p.pos++
-		if err := p.nullability(&t); err != nil {
-			return t, err
-		}
 		elem := t
 		t = DataType{Root: Array, Nullable: true, Element: &elem}
 		if kw == "MULTISET" {
 			t.Root = Multiset
+		}
+		// "INT ARRAY NOT NULL" is a non-null array of nullable ints: the
+		// nullability after the keyword belongs to the collection.
+		if err := p.nullability(&t); err != nil {
+			return t, err
 		}
 	}
 	if err := p.nullability(&t); err != nil {
@@ -377,17 +379,30 @@ func (p *typeParser) parseBase(depth int) (DataType, error) {
 		}
 		if p.peekSymbol("(") {
 			p.pos++
-			var parts []string
-			for !p.peekSymbol(")") {
+			// Re-render the tokens with their quotes so that String() spells
+			// a type that parses back to the same parameters.
+			var b strings.Builder
+			for prev := ""; !p.peekSymbol(")"); {
 				tk, ok := p.peek()
 				if !ok {
 					return DataType{}, p.errf("unterminated %s parameters", name)
 				}
-				parts = append(parts, tk.text)
 				p.pos++
+				text := tk.text
+				switch tk.kind {
+				case tokString:
+					text = "'" + strings.ReplaceAll(text, "'", "''") + "'"
+				case tokQuoted:
+					text = "`" + strings.ReplaceAll(text, "`", "``") + "`"
+				}
+				if prev != "" && text != "," {
+					b.WriteByte(' ')
+				}
+				b.WriteString(text)
+				prev = text
 			}
 			p.pos++
-			t.Extra = strings.Join(parts, " ")
+			t.Extra = b.String()
 		}
 		return t, nil
 	case "ARRAY", "MULTISET":

@@ -151,6 +151,9 @@ func fieldIDsEqual(a, b DataType) bool {
 	if a.Element != nil && b.Element != nil && !fieldIDsEqual(*a.Element, *b.Element) {
 		return false
 	}
+	if a.Key != nil && b.Key != nil && !fieldIDsEqual(*a.Key, *b.Key) {
+		return false
+	}
 	if a.Value != nil && b.Value != nil && !fieldIDsEqual(*a.Value, *b.Value) {
 		return false
 	}
