@@ -28,6 +28,8 @@ type ReadBuilder struct {
 	batchSize  int
 	alloc      memory.Allocator
 	buckets    func(int32) bool
+	rowKind    bool
+	stats      *read.Stats
 }
 
 // NewReadBuilder starts a batch read of the latest snapshot.
@@ -228,19 +230,21 @@ func (rb *ReadBuilder) planner(sch *schema.TableSchema) *scan.Planner {
 // Read reads splits.
 type Read struct{ rb *ReadBuilder }
 
+// WithStats makes reads count files, bytes and rows into st.
+func (r *Read) WithStats(st *read.Stats) *Read {
+	rb := *r.rb
+	rb.stats = st
+	return &Read{rb: &rb}
+}
+
 // NewRead returns the reader of this read.
 func (rb *ReadBuilder) NewRead() *Read { return &Read{rb: rb} }
 
 // Read returns a record reader over one split; the caller must Release it.
 func (r *Read) Read(ctx context.Context, sp *Split) (array.RecordReader, error) {
-	rb := r.rb
-	fields, err := projectFields(sp.schema, rb.projection)
+	rd, err := r.rb.readerFor(sp)
 	if err != nil {
-		return nil, fmt.Errorf("table %s: %w", rb.t.name, err)
-	}
-	rd := &read.Reader{
-		FIO: rb.t.fio, Schema: sp.schema, Schemas: rb.t.schemas, Fields: fields,
-		Filter: rb.filter, BatchSize: rb.batchSize, Alloc: rb.alloc,
+		return nil, err
 	}
 	return rd.Read(ctx, sp.s)
 }
@@ -252,6 +256,6 @@ func (r *Read) OutputSchema() (*arrow.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd := &read.Reader{Fields: fields}
+	rd := &read.Reader{Fields: fields, IncludeRowKind: r.rb.rowKind}
 	return rd.OutputSchema()
 }

@@ -131,3 +131,5 @@ func (t *Table) pathFactory(s *schema.TableSchema) *scan.PathFactory {
 		Legacy:         s.BoolOption("partition.legacy-name", true),
 	}
 }
+
+func isNotExist(err error) bool { return fileio.IsNotExist(err) }

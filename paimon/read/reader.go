@@ -47,7 +47,13 @@ type Reader struct {
 	Alloc memory.Allocator
 	// Stats, when set, counts files, bytes and rows read.
 	Stats *Stats
+	// IncludeRowKind prepends a string column RowKindColumn holding each
+	// row's kind: +I, -U, +U or -D.
+	IncludeRowKind bool
 }
+
+// RowKindColumn is the name of the row kind column (pypaimon's name).
+const RowKindColumn = "_row_kind"
 
 // Stats are counters a caller can read while reads run.
 type Stats struct {
@@ -58,7 +64,12 @@ type Stats struct {
 
 // OutputSchema is the Arrow schema of the records Read returns.
 func (r *Reader) OutputSchema() (*arrow.Schema, error) {
-	return arrowconv.Schema(r.Fields)
+	s, err := arrowconv.Schema(r.Fields)
+	if err != nil || !r.IncludeRowKind {
+		return s, err
+	}
+	fields := append([]arrow.Field{{Name: RowKindColumn, Type: arrow.BinaryTypes.String}}, s.Fields()...)
+	return arrow.NewSchema(fields, nil), nil
 }
 
 // Read returns a record reader over one split. The caller must Release it.
@@ -214,9 +225,21 @@ func (s *splitReader) finish(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 		rec.Retain()
 	}
 	defer rec.Release()
-	cols := make([]arrow.Array, len(s.r.Fields))
+	cols := make([]arrow.Array, 0, len(s.r.Fields)+1)
+	if s.r.IncludeRowKind {
+		kind := "+I"
+		if s.sp.Retract {
+			kind = "-D"
+		}
+		kc, err := constArray(s.mem, kind, types.DataType{Root: types.VarChar, Length: types.MaxLength}, int(rec.NumRows()))
+		if err != nil {
+			return nil, err
+		}
+		defer kc.Release()
+		cols = append(cols, kc)
+	}
 	for i := range s.r.Fields {
-		cols[i] = rec.Column(i)
+		cols = append(cols, rec.Column(i))
 	}
 	return array.NewRecordBatch(s.out, cols, rec.NumRows()), nil
 }

@@ -55,6 +55,9 @@ type Split struct {
 	// Changelog is true when the files are changelog files (streaming with a
 	// changelog producer).
 	Changelog bool
+	// Retract is true when every row of the split is a retraction (-D): the
+	// files an OVERWRITE removed, read with streaming-read-overwrite.
+	Retract bool
 }
 
 // RowCount is the number of physical rows in the split's files.
@@ -142,6 +145,29 @@ func (p *Planner) PlanSnapshot(ctx context.Context, snap *snapshot.Snapshot, kin
 			lists = []string{*snap.ChangelogManifestList}
 		}
 	}
+	entries, err := p.readEntries(ctx, snap, lists)
+	if err != nil {
+		return nil, err
+	}
+	live, err := manifest.MergeEntries(entries)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %d: %w", snap.ID, err)
+	}
+	splits, err := p.group(ctx, snap, live, kind == Changelog)
+	if err != nil {
+		return nil, err
+	}
+	if kind == Full {
+		if err := p.attachDeletionVectors(ctx, snap, splits); err != nil {
+			return nil, err
+		}
+	}
+	return &Plan{Snapshot: snap, Splits: splits}, nil
+}
+
+// readEntries reads the entries of the given manifest lists that may match
+// the planner's filters, in manifest order.
+func (p *Planner) readEntries(ctx context.Context, snap *snapshot.Snapshot, lists []string) ([]manifest.Entry, error) {
 	var metas []manifest.FileMeta
 	for _, l := range lists {
 		if l == "" {
@@ -174,20 +200,57 @@ func (p *Planner) PlanSnapshot(ctx context.Context, snap *snapshot.Snapshot, kin
 			return nil, fmt.Errorf("snapshot %d: %w", snap.ID, err)
 		}
 	}
-	live, err := manifest.MergeEntries(entries)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot %d: %w", snap.ID, err)
+	return entries, nil
+}
+
+// PlanOverwriteChanges plans what an OVERWRITE snapshot changed: the files
+// it removed (as retraction splits, every row -D) and the files it added,
+// leaving out files both removed and re-added (Java's readChanges).
+func (p *Planner) PlanOverwriteChanges(ctx context.Context, snap *snapshot.Snapshot) (*Plan, error) {
+	if err := p.prepare(); err != nil {
+		return nil, err
 	}
-	splits, err := p.group(ctx, snap, live, kind == Changelog)
+	entries, err := p.readEntries(ctx, snap, []string{snap.DeltaManifestList})
 	if err != nil {
 		return nil, err
 	}
-	if kind == Full {
-		if err := p.attachDeletionVectors(ctx, snap, splits); err != nil {
-			return nil, err
+	type id = manifest.Identifier
+	added := map[id]bool{}
+	deleted := map[id]bool{}
+	for i := range entries {
+		k := manifest.EntryIdentifier(&entries[i])
+		if entries[i].Kind == manifest.Add {
+			added[k] = true
+		} else {
+			deleted[k] = true
 		}
 	}
-	return &Plan{Snapshot: snap, Splits: splits}, nil
+	var before, after []manifest.Entry
+	for i := range entries {
+		e := entries[i]
+		k := manifest.EntryIdentifier(&e)
+		if added[k] && deleted[k] {
+			continue
+		}
+		if e.Kind == manifest.Add {
+			after = append(after, e)
+		} else {
+			e.Kind = manifest.Add
+			before = append(before, e)
+		}
+	}
+	bs, err := p.group(ctx, snap, before, false)
+	if err != nil {
+		return nil, err
+	}
+	for _, sp := range bs {
+		sp.Retract = true
+	}
+	as, err := p.group(ctx, snap, after, false)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{Snapshot: snap, Splits: append(bs, as...)}, nil
 }
 
 func (p *Planner) manifestPath(name string) string {

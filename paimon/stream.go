@@ -1,0 +1,618 @@
+package paimon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/connect-paimon/connect-paimon/paimon/consumer"
+	"github.com/connect-paimon/connect-paimon/paimon/predicate"
+	"github.com/connect-paimon/connect-paimon/paimon/read"
+	"github.com/connect-paimon/connect-paimon/paimon/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/schema"
+	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
+)
+
+// StartMode is where a streaming read starts (Java's scan.mode).
+type StartMode int
+
+// Start modes.
+const (
+	// StartLatestFull reads the latest snapshot in full, then every later
+	// snapshot's changes. The default.
+	StartLatestFull StartMode = iota
+	// StartLatest reads only snapshots committed after the start.
+	StartLatest
+	// StartFromSnapshot reads the changes of the start snapshot and later
+	// ones (the start is clamped up to the earliest snapshot, as in Java).
+	StartFromSnapshot
+	// StartFromSnapshotFull reads the start snapshot in full, then changes.
+	StartFromSnapshotFull
+	// StartFromTimestamp reads the changes of snapshots committed at or
+	// after the start time: it starts after the last snapshot strictly
+	// earlier than the time.
+	StartFromTimestamp
+	// StartCompactedFull reads the newest COMPACT snapshot in full (the
+	// latest snapshot when there is none), then changes.
+	StartCompactedFull
+)
+
+// String returns Java's spelling of the mode.
+func (m StartMode) String() string {
+	switch m {
+	case StartLatestFull:
+		return "latest-full"
+	case StartLatest:
+		return "latest"
+	case StartFromSnapshot:
+		return "from-snapshot"
+	case StartFromSnapshotFull:
+		return "from-snapshot-full"
+	case StartFromTimestamp:
+		return "from-timestamp"
+	case StartCompactedFull:
+		return "compacted-full"
+	}
+	return fmt.Sprintf("StartMode(%d)", int(m))
+}
+
+// ParseStartMode parses Java's spelling ("full" is an alias of latest-full).
+func ParseStartMode(s string) (StartMode, error) {
+	switch s {
+	case "latest-full", "full", "default", "":
+		return StartLatestFull, nil
+	case "latest":
+		return StartLatest, nil
+	case "from-snapshot":
+		return StartFromSnapshot, nil
+	case "from-snapshot-full":
+		return StartFromSnapshotFull, nil
+	case "from-timestamp":
+		return StartFromTimestamp, nil
+	case "compacted-full":
+		return StartCompactedFull, nil
+	}
+	return 0, fmt.Errorf("unknown scan mode %q (want latest-full, latest, from-snapshot, from-snapshot-full, from-timestamp or compacted-full)", s)
+}
+
+// ExpiredPolicy says what a streaming scan does when the next snapshot it
+// needs was expired away.
+type ExpiredPolicy int
+
+// Expired policies.
+const (
+	// ExpiredFail stops with an error naming the consumer, the missing
+	// snapshot and the earliest available one. The default: rows were lost.
+	ExpiredFail ExpiredPolicy = iota
+	// ExpiredEarliest continues from the earliest snapshot's changes.
+	ExpiredEarliest
+	// ExpiredLatestFull reads the latest snapshot in full, then continues.
+	ExpiredLatestFull
+)
+
+// ErrExpired is wrapped by the error a streaming scan returns when its next
+// snapshot was expired and the policy is ExpiredFail.
+var ErrExpired = errors.New("next snapshot has expired")
+
+// ErrRecreated is wrapped when the position is beyond latest+1: the table
+// was most likely dropped and recreated.
+var ErrRecreated = errors.New("next snapshot is beyond the latest one")
+
+// StreamReadBuilder configures a streaming read.
+type StreamReadBuilder struct {
+	t              *Table
+	poll           time.Duration
+	filter         *predicate.Predicate
+	projection     []string
+	bucketFilter   func(int32) bool
+	rowKind        bool
+	consumerID     string
+	mode           StartMode
+	startSnapshot  int64
+	startTime      time.Time
+	endSnapshot    int64
+	endWatermark   *int64
+	onExpired      ExpiredPolicy
+	readOverwrite  *bool
+	ignoreProgress bool
+	emitEmpty      bool
+	batchSize      int
+}
+
+// NewStreamReadBuilder starts configuring a streaming read.
+func (t *Table) NewStreamReadBuilder() *StreamReadBuilder {
+	return &StreamReadBuilder{t: t, poll: time.Second}
+}
+
+// WithPollInterval sets how long to wait before looking for the next
+// snapshot when there is none yet (default 1 s).
+func (b *StreamReadBuilder) WithPollInterval(d time.Duration) *StreamReadBuilder {
+	b.poll = d
+	return b
+}
+
+// WithFilter keeps only matching rows, in every plan.
+func (b *StreamReadBuilder) WithFilter(p *predicate.Predicate) *StreamReadBuilder {
+	b.filter = p
+	return b
+}
+
+// WithProjection selects the output columns.
+func (b *StreamReadBuilder) WithProjection(columns ...string) *StreamReadBuilder {
+	b.projection = append([]string(nil), columns...)
+	return b
+}
+
+// WithBuckets reads only the listed buckets, in every phase (the first full
+// plan too; pypaimon ignores it there).
+func (b *StreamReadBuilder) WithBuckets(ids ...int32) *StreamReadBuilder {
+	set := make(map[int32]bool, len(ids))
+	for _, id := range ids {
+		set[id] = true
+	}
+	b.bucketFilter = func(x int32) bool { return set[x] }
+	return b
+}
+
+// WithBucketFilter reads only the buckets f accepts.
+func (b *StreamReadBuilder) WithBucketFilter(f func(bucket int32) bool) *StreamReadBuilder {
+	b.bucketFilter = f
+	return b
+}
+
+// WithIncludeRowKind adds a leading "_row_kind" column (+I, -U, +U, -D).
+func (b *StreamReadBuilder) WithIncludeRowKind(v bool) *StreamReadBuilder {
+	b.rowKind = v
+	return b
+}
+
+// WithConsumerID resumes from, and lets the caller commit to, the consumer
+// file consumer/consumer-<id>.
+func (b *StreamReadBuilder) WithConsumerID(id string) *StreamReadBuilder {
+	b.consumerID = id
+	return b
+}
+
+// WithStartMode sets where the read starts when no consumer position
+// exists.
+func (b *StreamReadBuilder) WithStartMode(m StartMode) *StreamReadBuilder {
+	b.mode = m
+	return b
+}
+
+// WithStartSnapshot sets the snapshot of StartFromSnapshot(Full).
+func (b *StreamReadBuilder) WithStartSnapshot(id int64) *StreamReadBuilder {
+	b.startSnapshot = id
+	return b
+}
+
+// WithStartTimestamp sets the time of StartFromTimestamp.
+func (b *StreamReadBuilder) WithStartTimestamp(t time.Time) *StreamReadBuilder {
+	b.startTime = t
+	return b
+}
+
+// WithEndSnapshot ends the stream (io.EOF) after snapshot id.
+func (b *StreamReadBuilder) WithEndSnapshot(id int64) *StreamReadBuilder {
+	b.endSnapshot = id
+	return b
+}
+
+// WithEndWatermark ends the stream at the first snapshot whose watermark
+// exceeds wm (Java's scan.bounded.watermark); that snapshot is not read.
+func (b *StreamReadBuilder) WithEndWatermark(wm int64) *StreamReadBuilder {
+	b.endWatermark = &wm
+	return b
+}
+
+// WithOnExpired sets the expired-position policy.
+func (b *StreamReadBuilder) WithOnExpired(p ExpiredPolicy) *StreamReadBuilder {
+	b.onExpired = p
+	return b
+}
+
+// WithStreamingReadOverwrite overrides the table option
+// streaming-read-overwrite: OVERWRITE snapshots are read, the rows they
+// replaced as -D and the new ones as +I.
+func (b *StreamReadBuilder) WithStreamingReadOverwrite(v bool) *StreamReadBuilder {
+	b.readOverwrite = &v
+	return b
+}
+
+// WithIgnoreConsumerProgress starts by the start mode even when the
+// consumer has a position (Java's consumer.ignore-progress).
+func (b *StreamReadBuilder) WithIgnoreConsumerProgress(v bool) *StreamReadBuilder {
+	b.ignoreProgress = v
+	return b
+}
+
+// WithEmitEmptyPlans makes Next return a plan for every snapshot the scan
+// passes, with no splits for snapshots it skips (COMPACT, ANALYZE...) or
+// whose rows were all pruned. Callers that commit positions per plan need
+// this to advance past skipped snapshots.
+func (b *StreamReadBuilder) WithEmitEmptyPlans(v bool) *StreamReadBuilder {
+	b.emitEmpty = v
+	return b
+}
+
+// WithBatchSize sets the rows per record batch.
+func (b *StreamReadBuilder) WithBatchSize(n int) *StreamReadBuilder {
+	b.batchSize = n
+	return b
+}
+
+// NewRead returns the reader for the scan's splits.
+func (b *StreamReadBuilder) NewRead() *Read {
+	rb := &ReadBuilder{t: b.t, projection: b.projection, filter: b.filter, batchSize: b.batchSize, rowKind: b.rowKind}
+	return &Read{rb: rb}
+}
+
+// StreamPlan is one step of a streaming read.
+type StreamPlan struct {
+	// SnapshotID is the snapshot this plan read.
+	SnapshotID int64
+	CommitKind string
+	CommitTime time.Time
+	SchemaID   int64
+	Watermark  *int64
+	// FirstPlan is true for the full read of the start snapshot.
+	FirstPlan bool
+	// Skipped is true for a snapshot passed without reading (only with
+	// WithEmitEmptyPlans).
+	Skipped bool
+	Splits  []*Split
+	// NextSnapshotID is the scan position after this plan.
+	NextSnapshotID int64
+}
+
+// StreamingScan follows a table's snapshots. It is not safe for concurrent
+// use.
+type StreamingScan struct {
+	b         *StreamReadBuilder
+	t         *Table
+	consumers *consumer.Manager
+	schema    *schema.TableSchema
+	next      int64 // 0 until the start position is known
+	started   bool
+	misses    int
+	overwrite bool
+	producer  string
+	ended     bool
+}
+
+// rangeCheckEvery is how many consecutive misses of the next snapshot pass
+// between checks for an expired or impossible position (Java: 16). The
+// first miss is checked too, so a stale position fails fast.
+const rangeCheckEvery = 16
+
+// NewStreamingScan validates the configuration and returns the scan. The
+// start position is resolved by the first Next.
+func (b *StreamReadBuilder) NewStreamingScan(ctx context.Context) (*StreamingScan, error) {
+	t := b.t
+	if b.poll <= 0 {
+		return nil, fmt.Errorf("table %s: poll interval must be positive", t.name)
+	}
+	if (b.mode == StartFromSnapshot || b.mode == StartFromSnapshotFull) && b.startSnapshot <= 0 {
+		return nil, fmt.Errorf("table %s: scan mode %s needs a start snapshot id", t.name, b.mode)
+	}
+	if b.mode == StartFromTimestamp && b.startTime.IsZero() {
+		return nil, fmt.Errorf("table %s: scan mode from-timestamp needs a start time", t.name)
+	}
+	if _, err := projectFields(t.schema, b.projection); err != nil {
+		return nil, fmt.Errorf("table %s: %w", t.name, err)
+	}
+	s := &StreamingScan{b: b, t: t, schema: t.schema, producer: t.schema.Option("changelog-producer", "none")}
+	s.overwrite = t.schema.BoolOption("streaming-read-overwrite", false)
+	if b.readOverwrite != nil {
+		s.overwrite = *b.readOverwrite
+	}
+	if b.consumerID != "" {
+		if err := consumer.ValidateID(b.consumerID); err != nil {
+			return nil, fmt.Errorf("table %s: %w", t.name, err)
+		}
+		s.consumers = consumer.NewManager(t.fio, t.root, t.branch)
+	}
+	return s, nil
+}
+
+// NextSnapshotID returns the id of the next snapshot the scan will read (0
+// before the start position is resolved).
+func (s *StreamingScan) NextSnapshotID() int64 { return s.next }
+
+// SetNextSnapshotID moves the scan: the next plan reads snapshot id's
+// changes (no full plan).
+func (s *StreamingScan) SetNextSnapshotID(id int64) {
+	s.next = id
+	s.started = true
+	s.misses = 0
+	s.ended = false
+}
+
+// CommitConsumer writes the consumer file with nextSnapshot. The scan never
+// commits on its own: callers commit once everything before nextSnapshot
+// was delivered.
+func (s *StreamingScan) CommitConsumer(ctx context.Context, nextSnapshot int64) error {
+	if s.consumers == nil {
+		return errors.New("commit consumer: the scan has no consumer id")
+	}
+	return s.consumers.Reset(ctx, s.b.consumerID, consumer.Consumer{NextSnapshot: nextSnapshot})
+}
+
+// ConsumerID returns the consumer id ("" when none).
+func (s *StreamingScan) ConsumerID() string { return s.b.consumerID }
+
+// Next returns the next plan, blocking (polling) until there is one or ctx
+// is done. After the end bound it returns io.EOF.
+func (s *StreamingScan) Next(ctx context.Context) (*StreamPlan, error) {
+	if s.ended {
+		return nil, io.EOF
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if !s.started {
+			p, err := s.start(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if p != nil {
+				return p, nil
+			}
+			if !s.started {
+				if err := s.sleep(ctx); err != nil {
+					return nil, err
+				}
+			}
+			continue
+		}
+		if s.b.endSnapshot > 0 && s.next > s.b.endSnapshot {
+			s.ended = true
+			return nil, io.EOF
+		}
+		snap, err := s.t.snapshots.Snapshot(ctx, s.next)
+		if err != nil {
+			if !isNotExist(err) {
+				return nil, fmt.Errorf("table %s: %w", s.t.name, err)
+			}
+			if p, err := s.onMissing(ctx); p != nil || err != nil {
+				return p, err
+			}
+			if err := s.sleep(ctx); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		s.misses = 0
+		if s.b.endWatermark != nil && snap.Watermark != nil && *snap.Watermark > *s.b.endWatermark {
+			s.ended = true
+			return nil, io.EOF
+		}
+		p, err := s.followUp(ctx, snap)
+		if err != nil {
+			return nil, err
+		}
+		s.next = snap.ID + 1
+		p.NextSnapshotID = s.next
+		if len(p.Splits) > 0 || s.b.emitEmpty {
+			return p, nil
+		}
+	}
+}
+
+func (s *StreamingScan) sleep(ctx context.Context) error {
+	t := time.NewTimer(s.b.poll)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// start resolves the start position; it returns the first full plan when
+// the mode has one, nil while the table has no snapshot yet.
+func (s *StreamingScan) start(ctx context.Context) (*StreamPlan, error) {
+	t := s.t
+	sm := t.snapshots
+	if s.consumers != nil && !s.b.ignoreProgress {
+		c, ok, err := s.consumers.Consumer(ctx, s.b.consumerID)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", t.name, err)
+		}
+		if ok {
+			s.SetNextSnapshotID(c.NextSnapshot)
+			return nil, nil
+		}
+	}
+	latest, ok, err := sm.LatestID(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", t.name, err)
+	}
+	if !ok {
+		if s.b.mode == StartLatest {
+			// Java: a table empty at start is read from its first snapshot.
+			s.SetNextSnapshotID(1)
+		}
+		return nil, nil // wait for the first snapshot
+	}
+	earliest, _, err := sm.EarliestID(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", t.name, err)
+	}
+	switch s.b.mode {
+	case StartLatest:
+		s.SetNextSnapshotID(latest + 1)
+		return nil, nil
+	case StartFromSnapshot:
+		s.SetNextSnapshotID(max(s.b.startSnapshot, earliest))
+		return nil, nil
+	case StartFromTimestamp:
+		snap, err := sm.EarlierThanTime(ctx, s.b.startTime.UnixMilli())
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", t.name, err)
+		}
+		if snap == nil {
+			s.SetNextSnapshotID(earliest)
+		} else {
+			s.SetNextSnapshotID(snap.ID + 1)
+		}
+		return nil, nil
+	case StartFromSnapshotFull:
+		return s.fullPlan(ctx, max(s.b.startSnapshot, earliest))
+	case StartCompactedFull:
+		id := latest
+		for i := latest; i >= earliest; i-- {
+			snap, err := sm.Snapshot(ctx, i)
+			if err != nil {
+				if isNotExist(err) {
+					continue
+				}
+				return nil, fmt.Errorf("table %s: %w", t.name, err)
+			}
+			if snap.CommitKind == snapshot.CommitCompact {
+				id = i
+				break
+			}
+		}
+		return s.fullPlan(ctx, id)
+	default:
+		return s.fullPlan(ctx, latest)
+	}
+}
+
+// fullPlan plans snapshot id in full and positions the scan after it.
+func (s *StreamingScan) fullPlan(ctx context.Context, id int64) (*StreamPlan, error) {
+	snap, err := s.t.snapshots.Snapshot(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.t.name, err)
+	}
+	sch, err := s.schemaFor(ctx, snap)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.planner(sch).PlanSnapshot(ctx, snap, scan.Full)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.t.name, err)
+	}
+	s.SetNextSnapshotID(id + 1)
+	sp := s.streamPlan(snap, wrapPlan(p, sch).Splits)
+	sp.FirstPlan = true
+	return sp, nil
+}
+
+func (s *StreamingScan) streamPlan(snap *snapshot.Snapshot, splits []*Split) *StreamPlan {
+	return &StreamPlan{
+		SnapshotID: snap.ID, CommitKind: snap.CommitKind, CommitTime: time.UnixMilli(snap.TimeMillis),
+		SchemaID: snap.SchemaID, Watermark: snap.Watermark, Splits: splits, NextSnapshotID: s.next,
+	}
+}
+
+// schemaFor returns the read schema for a snapshot: the newest schema the
+// scan knows, refreshed when the snapshot was written under a newer one.
+func (s *StreamingScan) schemaFor(ctx context.Context, snap *snapshot.Snapshot) (*schema.TableSchema, error) {
+	if snap.SchemaID > s.schema.ID {
+		ns, err := s.t.schemas.Schema(ctx, snap.SchemaID)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", s.t.name, err)
+		}
+		if err := checkSupported(ns); err != nil {
+			return nil, fmt.Errorf("table %s schema %d: %w", s.t.name, ns.ID, err)
+		}
+		if _, err := projectFields(ns, s.b.projection); err != nil {
+			return nil, fmt.Errorf("table %s schema %d: %w", s.t.name, ns.ID, err)
+		}
+		s.schema = ns
+	}
+	return s.schema, nil
+}
+
+func (s *StreamingScan) planner(sch *schema.TableSchema) *scan.Planner {
+	return &scan.Planner{
+		FIO: s.t.fio, TableRoot: s.t.root, Schema: sch, Schemas: s.t.schemas,
+		Filter: s.b.filter, BucketFilter: s.b.bucketFilter, Paths: s.t.pathFactory(sch),
+	}
+}
+
+// followUp plans one later snapshot's changes.
+func (s *StreamingScan) followUp(ctx context.Context, snap *snapshot.Snapshot) (*StreamPlan, error) {
+	sch, err := s.schemaFor(ctx, snap)
+	if err != nil {
+		return nil, err
+	}
+	pl := s.planner(sch)
+	var p *scan.Plan
+	switch {
+	case snap.CommitKind == snapshot.CommitAppend:
+		p, err = pl.PlanSnapshot(ctx, snap, scan.Delta)
+	case snap.CommitKind == snapshot.CommitOverwrite && s.overwrite:
+		p, err = pl.PlanOverwriteChanges(ctx, snap)
+	default:
+		sp := s.streamPlan(snap, nil)
+		sp.Skipped = true
+		return sp, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.t.name, err)
+	}
+	return s.streamPlan(snap, wrapPlan(p, sch).Splits), nil
+}
+
+// onMissing handles a next snapshot that does not exist: normally it is not
+// written yet; periodically the position is checked against the earliest
+// and latest snapshots to detect expiry and table recreation.
+func (s *StreamingScan) onMissing(ctx context.Context) (*StreamPlan, error) {
+	s.misses++
+	if (s.misses-1)%rangeCheckEvery != 0 {
+		return nil, nil
+	}
+	sm := s.t.snapshots
+	earliest, ok, err := sm.EarliestID(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.t.name, err)
+	}
+	latest, _, err := sm.LatestID(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.t.name, err)
+	}
+	switch {
+	case !ok && s.next > 1:
+		return nil, fmt.Errorf("table %s: next snapshot %d but the table has no snapshot (recreated?): %w", s.t.name, s.next, ErrRecreated)
+	case !ok:
+		return nil, nil
+	case s.next > latest+1:
+		return nil, fmt.Errorf("table %s: next snapshot %d but the latest is %d (table recreated?): %w", s.t.name, s.next, latest, ErrRecreated)
+	case s.next >= earliest:
+		return nil, nil // not written yet
+	}
+	// Expired.
+	who := "the scan"
+	if s.b.consumerID != "" {
+		who = fmt.Sprintf("consumer %q", s.b.consumerID)
+	}
+	switch s.b.onExpired {
+	case ExpiredEarliest:
+		s.SetNextSnapshotID(earliest)
+		return nil, nil
+	case ExpiredLatestFull:
+		return s.fullPlan(ctx, latest)
+	}
+	return nil, fmt.Errorf("table %s: %s needs snapshot %d, but the earliest snapshot is %d: %w", s.t.name, who, s.next, earliest, ErrExpired)
+}
+
+// readerFor builds the split reader options shared by batch and streaming
+// reads.
+func (rb *ReadBuilder) readerFor(sp *Split) (*read.Reader, error) {
+	fields, err := projectFields(sp.schema, rb.projection)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", rb.t.name, err)
+	}
+	return &read.Reader{
+		FIO: rb.t.fio, Schema: sp.schema, Schemas: rb.t.schemas, Fields: fields,
+		Filter: rb.filter, BatchSize: rb.batchSize, Alloc: rb.alloc, IncludeRowKind: rb.rowKind,
+		Stats: rb.stats,
+	}, nil
+}
