@@ -1,0 +1,137 @@
+// Package format reads Paimon data files (Parquet and Avro) into Arrow record
+// batches shaped by arrowconv.Schema of the requested fields, so callers see
+// one in-memory representation whichever writer (Java Paimon, pypaimon)
+// produced the file and whichever physical encoding it chose.
+//
+// Columns are looked up by the name the file's own schema (schema-<_SCHEMA_ID>)
+// gives them, never by field id: pypaimon writes no ids, and Java's readers
+// resolve by name as well. Mapping an old file's columns to the table's
+// current schema (renames, added columns, casts) is the caller's job (see
+// paimon/read and paimon/cast).
+package format
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
+)
+
+// DefaultBatchSize is the number of rows per record batch when
+// Options.BatchSize is zero. 4096 keeps a batch of a wide table within a few
+// MiB while amortising per-batch costs (BenchmarkReadParquet).
+const DefaultBatchSize = 4096
+
+// Options says what to read from one data file.
+type Options struct {
+	// Fields to read, as the FILE's schema knows them (name and type from
+	// schema-<_SCHEMA_ID>), in output order.
+	Fields []types.DataField
+	// RowGroupFilter, if set, is asked for each Parquet row group; false
+	// skips it. Stats are aligned with Fields. Avro files have no row groups
+	// and never call it.
+	RowGroupFilter func(RowGroupStats) bool
+	// Deleted, if set, reports physical row positions (0-based in the file)
+	// removed by a deletion vector; such rows never appear in the output.
+	Deleted interface{ IsDeleted(pos int64) bool }
+	// BatchSize is the maximum number of rows per record batch
+	// (DefaultBatchSize when zero).
+	BatchSize int
+	// Alloc allocates the Arrow buffers (memory.DefaultAllocator when nil).
+	Alloc memory.Allocator
+}
+
+// RowGroupStats are the footer statistics of one Parquet row group, aligned
+// with Options.Fields. Min and Max hold the value types of paimon/types
+// (int32, string, types.DecimalValue, ...); nil means unknown (no stats,
+// a nested column, NaN bounds or a physical encoding whose order is not
+// trustworthy such as INT96). A nil NullCounts entry means unknown.
+type RowGroupStats struct {
+	// Index is the row group's ordinal in the file.
+	Index int
+	// NumRows is the number of rows in the row group.
+	NumRows    int64
+	Min, Max   []any
+	NullCounts []*int64
+}
+
+// Reader streams the record batches of one data file.
+type Reader interface {
+	// Next returns the next batch, or io.EOF after the last one. The caller
+	// owns the batch and must Release it. Batches never have zero rows.
+	Next(ctx context.Context) (arrow.RecordBatch, error)
+	// Close releases the file and any buffered data.
+	Close() error
+}
+
+// Format identifiers returned by FormatOf.
+const (
+	Parquet = "parquet"
+	Avro    = "avro"
+	ORC     = "orc"
+)
+
+// isCompressionExt reports the compression extensions Paimon inserts before
+// the format extension with file.suffix.include.compression=true
+// (DataFilePathFactory.formatIdentifier).
+func isCompressionExt(ext string) bool {
+	switch ext {
+	case "gz", "bz2", "deflate", "snappy", "lz4", "zst", "zstd":
+		return true
+	}
+	return false
+}
+
+// FormatOf returns the format identifier of a data file from its name, the
+// way Java's DataFilePathFactory.formatIdentifier does: the last extension,
+// or the one before it when the last is a compression extension (text
+// formats write "x.csv.gz"). The table's file.format option is not
+// consulted because tables can mix formats.
+func FormatOf(path string) (string, error) {
+	name := path
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	parts := strings.Split(name, ".")
+	if len(parts) < 2 {
+		return "", fmt.Errorf("data file %s: no extension to tell its format", path)
+	}
+	ext := strings.ToLower(parts[len(parts)-1])
+	if isCompressionExt(ext) && len(parts) >= 3 {
+		ext = strings.ToLower(parts[len(parts)-2])
+	}
+	if ext == "" {
+		return "", fmt.Errorf("data file %s: empty extension", path)
+	}
+	return ext, nil
+}
+
+// Open opens one data file for reading. The format comes from the file name
+// (FormatOf). ORC and the non-managed formats are refused with an error
+// wrapping types.ErrUnsupported.
+func Open(ctx context.Context, fio fileio.FileIO, path string, opts Options) (Reader, error) {
+	f, err := FormatOf(path)
+	if err != nil {
+		return nil, err
+	}
+	if opts.BatchSize <= 0 {
+		opts.BatchSize = DefaultBatchSize
+	}
+	if opts.Alloc == nil {
+		opts.Alloc = memory.DefaultAllocator
+	}
+	switch f {
+	case Parquet:
+		return openParquet(ctx, fio, path, opts)
+	case Avro:
+		return openAvro(ctx, fio, path, opts)
+	case ORC:
+		return nil, fmt.Errorf("ORC data files are not supported yet: %s: %w", path, types.ErrUnsupported)
+	}
+	return nil, fmt.Errorf("data file format %q is not supported yet: %s: %w", f, path, types.ErrUnsupported)
+}

@@ -1,0 +1,342 @@
+package format
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/connect-paimon/connect-paimon/paimon/arrowconv"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+)
+
+type parquetReader struct {
+	path   string
+	opts   Options
+	f      fileio.File
+	pf     *file.Reader
+	fr     *pqarrow.FileReader
+	schema *arrow.Schema
+	// leaves are the parquet leaf column indices of the requested fields.
+	leaves []int
+	// manifest index of each requested field.
+	fieldIdx []int
+
+	// row groups in file order with their first physical row.
+	groups []int
+	starts []int64
+	next   int // index into groups of the next group to open
+
+	cur      pqarrow.RecordReader
+	curStart int64 // physical position of the next row of cur
+	// countOnly: no columns requested; batches carry only a row count.
+	countOnly int64
+	closed    bool
+}
+
+// guard turns a panic inside arrow-go's Parquet decoder (it can panic on
+// corrupt pages) into an error naming the file. It is used only at the
+// boundary calls into arrow-go.
+func guard(path string, err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("read parquet file %s: corrupt file (decoder panic: %v)", path, r)
+	}
+}
+
+func openParquet(ctx context.Context, fio fileio.FileIO, path string, opts Options) (_ Reader, err error) {
+	f, err := fio.Open(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("open parquet file %s: %w", path, err)
+	}
+	r := &parquetReader{path: path, opts: opts, f: f}
+	defer func() {
+		if err != nil {
+			r.Close()
+		}
+	}()
+	defer guard(path, &err)
+
+	props := parquet.NewReaderProperties(opts.Alloc)
+	r.pf, err = file.NewParquetReader(io.NewSectionReader(f, 0, f.Size()), file.WithReadProps(props))
+	if err != nil {
+		return nil, fmt.Errorf("read parquet footer of %s: %w", path, err)
+	}
+	r.fr, err = pqarrow.NewFileReader(r.pf, pqarrow.ArrowReadProperties{BatchSize: int64(opts.BatchSize)}, opts.Alloc)
+	if err != nil {
+		return nil, fmt.Errorf("read parquet schema of %s: %w", path, err)
+	}
+	r.schema, err = arrowconv.Schema(opts.Fields)
+	if err != nil {
+		return nil, fmt.Errorf("parquet file %s: %w", path, err)
+	}
+	mf := r.fr.Manifest
+	for _, fld := range opts.Fields {
+		idx := manifestField(mf.Fields, fld.Name)
+		if idx < 0 {
+			return nil, fmt.Errorf("column %q is not in parquet file %s", fld.Name, path)
+		}
+		r.fieldIdx = append(r.fieldIdx, idx)
+		r.leaves = appendLeaves(r.leaves, &mf.Fields[idx])
+	}
+
+	md := r.pf.MetaData()
+	var start int64
+	for g := 0; g < md.NumRowGroups(); g++ {
+		rg := md.RowGroup(g)
+		n := rg.NumRows()
+		if n < 0 {
+			return nil, fmt.Errorf("parquet file %s: row group %d has negative row count %d", path, g, n)
+		}
+		keep := true
+		if opts.RowGroupFilter != nil {
+			st, err := r.rowGroupStats(g)
+			if err != nil {
+				return nil, err
+			}
+			keep = opts.RowGroupFilter(st)
+		}
+		if keep && n > 0 {
+			r.groups = append(r.groups, g)
+			r.starts = append(r.starts, start)
+		}
+		start += n
+	}
+	return r, nil
+}
+
+func manifestField(fs []pqarrow.SchemaField, name string) int {
+	for i := range fs {
+		if fs[i].Field.Name == name {
+			return i
+		}
+	}
+	for i := range fs {
+		if strings.EqualFold(fs[i].Field.Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+func appendLeaves(out []int, f *pqarrow.SchemaField) []int {
+	if f.IsLeaf() {
+		return append(out, f.ColIndex)
+	}
+	for i := range f.Children {
+		out = appendLeaves(out, &f.Children[i])
+	}
+	return out
+}
+
+func (r *parquetReader) Next(ctx context.Context) (rec arrow.RecordBatch, err error) {
+	if r.closed {
+		return nil, fmt.Errorf("read parquet file %s: reader is closed", r.path)
+	}
+	defer guard(r.path, &err)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if len(r.opts.Fields) == 0 {
+			return r.nextCountOnly()
+		}
+		if r.cur == nil {
+			if r.next >= len(r.groups) {
+				return nil, io.EOF
+			}
+			g := r.groups[r.next]
+			r.cur, err = r.fr.GetRecordReader(ctx, r.leaves, []int{g})
+			if err != nil {
+				return nil, fmt.Errorf("read parquet file %s row group %d: %w", r.path, g, err)
+			}
+			r.curStart = r.starts[r.next]
+			r.next++
+		}
+		if !r.cur.Next() {
+			err := r.cur.Err()
+			r.cur.Release()
+			r.cur = nil
+			if err != nil && !errors.Is(err, io.EOF) {
+				return nil, fmt.Errorf("read parquet file %s row group %d: %w", r.path, r.groups[r.next-1], err)
+			}
+			continue
+		}
+		raw := r.cur.RecordBatch()
+		start := r.curStart
+		r.curStart += raw.NumRows()
+		out, err := r.shape(raw)
+		if err != nil {
+			return nil, err
+		}
+		out, err = applyDeletes(ctx, out, start, r.opts)
+		if err != nil {
+			return nil, fmt.Errorf("read parquet file %s: %w", r.path, err)
+		}
+		if out == nil {
+			continue
+		}
+		return out, nil
+	}
+}
+
+// nextCountOnly serves reads that project no column (COUNT(*)-style): the
+// row count comes from the footer; deleted rows are still subtracted.
+func (r *parquetReader) nextCountOnly() (arrow.RecordBatch, error) {
+	for r.next < len(r.groups) {
+		g := r.groups[r.next]
+		total := r.pf.MetaData().RowGroup(g).NumRows()
+		start := r.starts[r.next]
+		from := r.countOnly
+		n := min(int64(r.opts.BatchSize), total-from)
+		r.countOnly += n
+		if r.countOnly >= total {
+			r.next++
+			r.countOnly = 0
+		}
+		kept := n
+		if r.opts.Deleted != nil {
+			for p := start + from; p < start+from+n; p++ {
+				if r.opts.Deleted.IsDeleted(p) {
+					kept--
+				}
+			}
+		}
+		if kept > 0 {
+			return array.NewRecordBatch(r.schema, nil, kept), nil
+		}
+	}
+	return nil, io.EOF
+}
+
+// shape picks the requested columns out of a pqarrow batch and conforms
+// them to the Paimon types. It releases raw.
+func (r *parquetReader) shape(raw arrow.RecordBatch) (arrow.RecordBatch, error) {
+	defer raw.Release()
+	cols := make([]arrow.Array, len(r.opts.Fields))
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	rs := raw.Schema()
+	for i, fld := range r.opts.Fields {
+		name := r.fr.Manifest.Fields[r.fieldIdx[i]].Field.Name
+		idx := rs.FieldIndices(name)
+		if len(idx) != 1 {
+			return nil, fmt.Errorf("read parquet file %s: column %q missing from decoded batch", r.path, name)
+		}
+		c, err := conform(raw.Column(idx[0]), fld.Type, r.opts.Alloc)
+		if err != nil {
+			return nil, fmt.Errorf("read parquet file %s column %q: %w", r.path, fld.Name, err)
+		}
+		cols[i] = c
+	}
+	return array.NewRecordBatch(r.schema, cols, raw.NumRows()), nil
+}
+
+// applyDeletes drops the rows a deletion vector removes. start is the
+// physical position of the batch's first row. It returns nil when every row
+// is deleted. rec is consumed.
+func applyDeletes(ctx context.Context, rec arrow.RecordBatch, start int64, opts Options) (arrow.RecordBatch, error) {
+	if opts.Deleted == nil {
+		return rec, nil
+	}
+	n := rec.NumRows()
+	var deleted int64
+	for i := int64(0); i < n; i++ {
+		if opts.Deleted.IsDeleted(start + i) {
+			deleted++
+		}
+	}
+	switch deleted {
+	case 0:
+		return rec, nil
+	case n:
+		rec.Release()
+		return nil, nil
+	}
+	defer rec.Release()
+	b := array.NewBooleanBuilder(opts.Alloc)
+	defer b.Release()
+	b.Reserve(int(n))
+	for i := int64(0); i < n; i++ {
+		b.UnsafeAppend(!opts.Deleted.IsDeleted(start + i))
+	}
+	mask := b.NewArray()
+	defer mask.Release()
+	if rec.NumCols() == 0 {
+		return array.NewRecordBatch(rec.Schema(), nil, n-deleted), nil
+	}
+	out, err := compute.FilterRecordBatch(compute.WithAllocator(ctx, opts.Alloc), rec, mask, compute.DefaultFilterOptions())
+	if err != nil {
+		return nil, fmt.Errorf("apply deletion vector: %w", err)
+	}
+	return out, nil
+}
+
+func (r *parquetReader) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	var errs []error
+	// file.Reader.Close would close the SectionReader's source only if it
+	// were an io.Closer; the fileio.File is closed here instead.
+	if r.f != nil {
+		if err := r.f.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close parquet file %s: %w", r.path, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// rowGroupStats decodes the footer statistics of row group g for the
+// requested fields into the paimon/types value types.
+func (r *parquetReader) rowGroupStats(g int) (RowGroupStats, error) {
+	md := r.pf.MetaData()
+	rg := md.RowGroup(g)
+	st := RowGroupStats{
+		Index:      g,
+		NumRows:    rg.NumRows(),
+		Min:        make([]any, len(r.opts.Fields)),
+		Max:        make([]any, len(r.opts.Fields)),
+		NullCounts: make([]*int64, len(r.opts.Fields)),
+	}
+	for i, fld := range r.opts.Fields {
+		sf := &r.fr.Manifest.Fields[r.fieldIdx[i]]
+		if !sf.IsLeaf() {
+			continue
+		}
+		cc, err := rg.ColumnChunk(sf.ColIndex)
+		if err != nil {
+			return st, fmt.Errorf("parquet file %s row group %d column %q: %w", r.path, g, fld.Name, err)
+		}
+		ts, err := cc.Statistics()
+		if err != nil || ts == nil {
+			// Undecodable statistics only cost pruning, never rows.
+			continue
+		}
+		if ts.HasNullCount() {
+			nc := ts.NullCount()
+			st.NullCounts[i] = &nc
+		}
+		if ts.HasMinMax() {
+			st.Min[i], st.Max[i] = statValues(ts, fld.Type, md.Schema.Column(sf.ColIndex))
+		}
+	}
+	return st, nil
+}
