@@ -22,6 +22,9 @@ import (
 // fails in CI, where the scripts install it.
 func pythonPath(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("interop with reference implementations skipped in -short mode")
+	}
 	py := os.Getenv("PAIMON_PYTHON")
 	if py == "" {
 		py = "/work/venv/bin/python"
@@ -43,36 +46,44 @@ func pythonPath(t *testing.T) string {
 	return py
 }
 
-type pyRunner struct {
+// toolRunner runs a reference ConsumerManager driver (pypaimon's or Java's)
+// on one table: <argv...> <table> <branch> <op> [args...].
+type toolRunner struct {
 	t     *testing.T
-	py    string
+	argv  []string
 	table string
 }
 
-func (r pyRunner) run(branch string, args ...string) []byte {
+func pyRunner(t *testing.T, py, table string) toolRunner {
+	return toolRunner{t: t, argv: []string{py, filepath.Join("testdata", "pyconsumer.py")}, table: table}
+}
+
+func (r toolRunner) run(branch string, args ...string) []byte {
 	r.t.Helper()
-	cmd := exec.Command(r.py, append([]string{filepath.Join("testdata", "pyconsumer.py"), r.table, branch}, args...)...)
+	argv := append(append(append([]string{}, r.argv[1:]...), r.table, branch), args...)
+	cmd := exec.Command(r.argv[0], argv...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		r.t.Fatalf("pyconsumer %v: %v\n%s", args, err, stderr.String())
+		r.t.Fatalf("%s %v: %v\n%s", filepath.Base(r.argv[len(r.argv)-1]), args, err, stderr.String())
 	}
 	return out
 }
 
-type pyView struct {
+// toolView is what the drivers' "read" op prints.
+type toolView struct {
 	Consumers map[string]int64  `json:"consumers"`
 	Min       *int64            `json:"min"`
 	IDs       []string          `json:"ids"`
 	Each      map[string]*int64 `json:"each"`
 }
 
-func (r pyRunner) read(branch string) pyView {
+func (r toolRunner) read(branch string) toolView {
 	r.t.Helper()
-	var v pyView
+	var v toolView
 	if err := json.Unmarshal(r.run(branch, "read"), &v); err != nil {
-		r.t.Fatalf("decode pypaimon view: %v", err)
+		r.t.Fatalf("decode %s view: %v", r.argv[len(r.argv)-1], err)
 	}
 	return v
 }
@@ -81,7 +92,7 @@ func TestInteropPypaimonWritesGoReads(t *testing.T) {
 	py := pythonPath(t)
 	ctx := context.Background()
 	table := t.TempDir()
-	r := pyRunner{t: t, py: py, table: table}
+	r := pyRunner(t, py, table)
 	r.run("", "write", "py-a", "10")
 	r.run("", "write", "py-b", "3")
 	r.run("", "write", "py-a", "11") // overwrite
@@ -120,7 +131,7 @@ func TestInteropGoWritesPypaimonReads(t *testing.T) {
 	py := pythonPath(t)
 	ctx := context.Background()
 	table := t.TempDir()
-	r := pyRunner{t: t, py: py, table: table}
+	r := pyRunner(t, py, table)
 	m := NewManager(fileio.NewLocal(), table, "")
 	for id, n := range map[string]int64{"go-a": 20, "go-b": 7, "go c": 9000000000} {
 		if err := m.Reset(ctx, id, Consumer{NextSnapshot: n}); err != nil {
@@ -195,7 +206,7 @@ func TestInteropClearAgreesWherePatternsAreFullMatches(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.incl+"_minus_"+tc.excl, func(t *testing.T) {
 			goTable, pyTable := twinTables(t, ids)
-			pyRunner{t: t, py: py, table: pyTable}.run("", "clear", tc.incl, tc.excl)
+			pyRunner(t, py, pyTable).run("", "clear", tc.incl, tc.excl)
 			var excl *regexp.Regexp
 			if tc.excl != "" {
 				excl = regexp.MustCompile(tc.excl)
@@ -214,7 +225,7 @@ func TestInteropClearAgreesWherePatternsAreFullMatches(t *testing.T) {
 
 	// The documented difference: pypaimon's re.match is a prefix match.
 	goTable, pyTable := twinTables(t, ids)
-	pyRunner{t: t, py: py, table: pyTable}.run("", "clear", "test")
+	pyRunner(t, py, pyTable).run("", "clear", "test")
 	m := NewManager(fileio.NewLocal(), goTable, "")
 	deleted, err := m.Clear(ctx, regexp.MustCompile("test"), nil)
 	if err != nil {
@@ -248,7 +259,7 @@ func TestInteropExpireAgrees(t *testing.T) {
 			}
 		}
 	}
-	pyRunner{t: t, py: py, table: pyTable}.run("", "expire", strconv.FormatInt(cut.Unix(), 10))
+	pyRunner(t, py, pyTable).run("", "expire", strconv.FormatInt(cut.Unix(), 10))
 	deleted, err := NewManager(fileio.NewLocal(), goTable, "").Expire(ctx, cut)
 	if err != nil {
 		t.Fatal(err)
