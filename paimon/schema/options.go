@@ -1,0 +1,204 @@
+package schema
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Option keys the reader consults. Values are strings in the schema file;
+// the accessors below apply Java's defaults.
+const (
+	OptBucket                 = "bucket"
+	OptBucketKey              = "bucket-key"
+	OptFileFormat             = "file.format"
+	OptPartitionDefaultName   = "partition.default-name"
+	OptPartitionLegacyName    = "partition.legacy-name"
+	OptDataFilePathDirectory  = "data-file.path-directory"
+	OptDeletionVectorsEnabled = "deletion-vectors.enabled"
+	OptChangelogProducer      = "changelog-producer"
+	OptMergeEngine            = "merge-engine"
+	OptTableType              = "type"
+	OptDataEvolutionEnabled   = "data-evolution.enabled"
+	OptRowTrackingEnabled     = "row-tracking.enabled"
+	OptIndexFileInDataFileDir = "index-file-in-data-file-dir"
+	OptScanFallbackBranch     = "scan.fallback-branch"
+	OptScanPrimaryBranch      = "scan.primary-branch"
+	OptChainTableEnabled      = "chain-table.enabled"
+	OptStreamingReadOverwrite = "streaming-read-overwrite"
+	OptConsumerExpirationTime = "consumer.expiration-time"
+)
+
+// DefaultPartitionName is Java's partition.default-name default: the
+// directory value used for NULL partition values.
+const DefaultPartitionName = "__DEFAULT_PARTITION__"
+
+// Option returns the option value, or def when it is not set.
+func (s *TableSchema) Option(key, def string) string {
+	if v, ok := s.Options[key]; ok {
+		return v
+	}
+	return def
+}
+
+// BoolOption returns a boolean option ("true"/"false", any case), def when
+// unset, and an error naming the option for any other value: guessing would
+// silently change what the reader returns.
+func (s *TableSchema) BoolOption(key string, def bool) (bool, error) {
+	v, ok := s.Options[key]
+	if !ok {
+		return def, nil
+	}
+	return parseBool(key, v)
+}
+
+// IntOption returns an integer option, def when unset.
+func (s *TableSchema) IntOption(key string, def int) (int, error) {
+	v, ok := s.Options[key]
+	if !ok {
+		return def, nil
+	}
+	return parseInt(key, v)
+}
+
+// DurationOption returns a duration option in Java's TimeUtils syntax
+// ("30 min", "1d", "500" = milliseconds); ok is false when unset.
+func (s *TableSchema) DurationOption(key string) (d time.Duration, ok bool, err error) {
+	v, set := s.Options[key]
+	if !set {
+		return 0, false, nil
+	}
+	d, err = ParseDuration(v)
+	if err != nil {
+		return 0, false, fmt.Errorf("option %s: %w", key, err)
+	}
+	return d, true, nil
+}
+
+// boolOpt reads a boolean option Parse has already validated.
+func (s *TableSchema) boolOpt(key string, def bool) bool {
+	b, err := s.BoolOption(key, def)
+	if err != nil {
+		return def
+	}
+	return b
+}
+
+// PartitionDefaultName is the partition directory value standing for NULL.
+func (s *TableSchema) PartitionDefaultName() string {
+	return s.Option(OptPartitionDefaultName, DefaultPartitionName)
+}
+
+// PartitionLegacyName reports whether partition directory values use the
+// legacy formatting (DATE as day number etc.); default true.
+func (s *TableSchema) PartitionLegacyName() bool { return s.boolOpt(OptPartitionLegacyName, true) }
+
+// DataFilePathDirectory is the optional sub-directory of the table holding
+// data files ("" when unset).
+func (s *TableSchema) DataFilePathDirectory() string { return s.Option(OptDataFilePathDirectory, "") }
+
+// FileFormat is the table's write format (lower case). A reader picks the
+// format of each file from its extension; this is only the table default.
+func (s *TableSchema) FileFormat() string {
+	return strings.ToLower(s.Option(OptFileFormat, "parquet"))
+}
+
+// DeletionVectorsEnabled reports option deletion-vectors.enabled.
+func (s *TableSchema) DeletionVectorsEnabled() bool {
+	return s.boolOpt(OptDeletionVectorsEnabled, false)
+}
+
+// ChangelogProducer is "none", "input", "full-compaction" or "lookup".
+func (s *TableSchema) ChangelogProducer() string {
+	return strings.ToLower(s.Option(OptChangelogProducer, "none"))
+}
+
+// MergeEngine is "deduplicate" (default), "partial-update", "aggregation"
+// or "first-row".
+func (s *TableSchema) MergeEngine() string {
+	return strings.ToLower(s.Option(OptMergeEngine, "deduplicate"))
+}
+
+// TableType is option type: "table" (default), "materialized-table", or a
+// non-Paimon type such as "format-table" or "object-table".
+func (s *TableSchema) TableType() string { return strings.ToLower(s.Option(OptTableType, "table")) }
+
+// DataEvolutionEnabled reports option data-evolution.enabled.
+func (s *TableSchema) DataEvolutionEnabled() bool { return s.boolOpt(OptDataEvolutionEnabled, false) }
+
+// RowTrackingEnabled reports option row-tracking.enabled.
+func (s *TableSchema) RowTrackingEnabled() bool { return s.boolOpt(OptRowTrackingEnabled, false) }
+
+// IndexFileInDataFileDir reports whether index files (deletion vectors)
+// live beside the data files instead of in <table>/index.
+func (s *TableSchema) IndexFileInDataFileDir() bool {
+	return s.boolOpt(OptIndexFileInDataFileDir, false)
+}
+
+// ScanFallbackBranch is the branch batch reads pull missing partitions
+// from ("" when unset).
+func (s *TableSchema) ScanFallbackBranch() string { return s.Option(OptScanFallbackBranch, "") }
+
+// ScanPrimaryBranch is option scan.primary-branch ("" when unset).
+func (s *TableSchema) ScanPrimaryBranch() string { return s.Option(OptScanPrimaryBranch, "") }
+
+// ChainTableEnabled reports option chain-table.enabled.
+func (s *TableSchema) ChainTableEnabled() bool { return s.boolOpt(OptChainTableEnabled, false) }
+
+// StreamingReadOverwrite reports whether a streaming read emits the
+// changes of OVERWRITE commits (default false: they are skipped).
+func (s *TableSchema) StreamingReadOverwrite() bool {
+	return s.boolOpt(OptStreamingReadOverwrite, false)
+}
+
+// ConsumerExpirationTime is option consumer.expiration-time; ok is false
+// when unset (consumers never expire).
+func (s *TableSchema) ConsumerExpirationTime() (d time.Duration, ok bool) {
+	d, ok, err := s.DurationOption(OptConsumerExpirationTime)
+	if err != nil {
+		return 0, false
+	}
+	return d, ok
+}
+
+// ParseDuration parses Java Paimon's duration syntax (TimeUtils.parseDuration):
+// a non-negative integer followed by an optional unit; no unit means
+// milliseconds.
+func ParseDuration(text string) (time.Duration, error) {
+	t := strings.ToLower(strings.TrimSpace(text))
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, fmt.Errorf("duration %q does not start with a number", text)
+	}
+	n, err := strconv.ParseInt(t[:i], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("duration %q: number out of range", text)
+	}
+	var unit time.Duration
+	switch strings.TrimSpace(t[i:]) {
+	case "", "ms", "milli", "millis", "millisecond", "milliseconds":
+		unit = time.Millisecond
+	case "ns", "nano", "nanos", "nanosecond", "nanoseconds":
+		unit = time.Nanosecond
+	case "µs", "us", "micro", "micros", "microsecond", "microseconds":
+		unit = time.Microsecond
+	case "s", "sec", "secs", "second", "seconds":
+		unit = time.Second
+	case "m", "min", "mins", "minute", "minutes":
+		unit = time.Minute
+	case "h", "hour", "hours":
+		unit = time.Hour
+	case "d", "day", "days":
+		unit = 24 * time.Hour
+	default:
+		return 0, fmt.Errorf("duration %q: unknown unit %q", text, strings.TrimSpace(t[i:]))
+	}
+	if n > int64(1<<63-1)/int64(unit) {
+		return 0, fmt.Errorf("duration %q overflows", text)
+	}
+	return time.Duration(n) * unit, nil
+}
