@@ -328,6 +328,8 @@ func convert(v any, t types.DataType) (any, error) {
 		switch x := v.(type) {
 		case types.TimestampValue:
 			return x, nil
+		case types.DateValue:
+			return types.TimestampValue{Millis: int64(x) * 86400000}, nil
 		case time.Time:
 			if t.Root == types.Timestamp {
 				// TIMESTAMP is a wall-clock value: keep the clock reading.
