@@ -304,17 +304,17 @@ func (m *Manager) Consumers(ctx context.Context) (map[string]int64, error) {
 // MinNextSnapshot returns the smallest nextSnapshot of all consumers, the
 // bound below which snapshot expiry may delete; ok is false when there is
 // no consumer.
-func (m *Manager) MinNextSnapshot(ctx context.Context) (min int64, ok bool, err error) {
+func (m *Manager) MinNextSnapshot(ctx context.Context) (lowest int64, ok bool, err error) {
 	all, err := m.Consumers(ctx)
 	if err != nil {
 		return 0, false, err
 	}
 	for _, n := range all {
-		if !ok || n < min {
-			min, ok = n, true
+		if !ok || n < lowest {
+			lowest, ok = n, true
 		}
 	}
-	return min, ok, nil
+	return lowest, ok, nil
 }
 
 // Expire deletes every consumer whose file was last modified strictly before
