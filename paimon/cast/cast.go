@@ -1,0 +1,764 @@
+// Package cast converts Arrow arrays between Paimon types with Paimon's cast
+// semantics. The split reader uses it to read a data file written under an
+// older schema after ALTER TABLE changed a column's type (format §2.4,
+// Java's CastExecutors / SchemaEvolutionUtil).
+//
+// Reference: Java Paimon's cast rules (paimon-common
+// org.apache.paimon.casting.*CastRule and DecimalUtils). Where Java consults
+// the JVM time zone (TIMESTAMP ↔ TIMESTAMP_LTZ, STRING → TIMESTAMP_LTZ) this
+// package uses UTC, the zone a server-side reader should run with; a JVM in
+// another zone shifts those values by its offset.
+//
+// Every cast is one typed loop per array; there is no per-row boxing.
+package cast
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/connect-paimon/connect-paimon/paimon/arrowconv"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
+)
+
+func unsupported(from, to types.DataType) error {
+	return fmt.Errorf("cast from %s to %s: %w", from, to, types.ErrUnsupported)
+}
+
+// Cast converts arr, holding values of Paimon type from in arrowconv's
+// representation, to Paimon type to. The result is a new reference (arr is
+// retained and returned when nothing changes). Casts Paimon does not allow,
+// or that this package cannot reproduce exactly, fail with an error wrapping
+// types.ErrUnsupported naming both types. A string that does not parse as
+// the target type fails the cast like Java's executor (which throws).
+func Cast(ctx context.Context, arr arrow.Array, from, to types.DataType, mem memory.Allocator) (arrow.Array, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	target, err := arrowconv.Type(to)
+	if err != nil {
+		return nil, err
+	}
+	if from.Root == types.Row && to.Root == types.Row {
+		return EvolveStruct(ctx, arr, from, to, mem)
+	}
+	if !from.IsComposite() && arrow.TypeEqual(arr.DataType(), target) && sameValueDomain(from, to) {
+		arr.Retain()
+		return arr, nil
+	}
+	switch {
+	case from.Root == types.Array && to.Root == types.Array:
+		l := arr.(*array.List)
+		vals, err := Cast(ctx, l.ListValues(), *from.Element, *to.Element, mem)
+		if err != nil {
+			return nil, err
+		}
+		defer vals.Release()
+		return rebuild(arr, target, []arrow.ArrayData{vals.Data()}), nil
+	case from.Root == types.Map && to.Root == types.Map:
+		if !from.Key.WithNullable(true).Equal(to.Key.WithNullable(true)) {
+			return nil, unsupported(from, to)
+		}
+		m := arr.(*array.Map)
+		items, err := Cast(ctx, m.Items(), *from.Value, *to.Value, mem)
+		if err != nil {
+			return nil, err
+		}
+		defer items.Release()
+		mt := target.(*arrow.MapType)
+		entries := array.NewData(mt.Elem(), m.Keys().Len(), []*memory.Buffer{nil}, []arrow.ArrayData{m.Keys().Data(), items.Data()}, 0, 0)
+		defer entries.Release()
+		return rebuild(arr, target, []arrow.ArrayData{entries}), nil
+	case from.IsComposite() || to.IsComposite():
+		if from.Root == to.Root && from.Equal(to.WithNullable(from.Nullable)) {
+			arr.Retain()
+			return arr, nil
+		}
+		return nil, unsupported(from, to)
+	}
+	out, err := castScalar(arr, from, to, target, mem)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// sameValueDomain reports whether two types with the same Arrow type also
+// hold the same values: CHAR(n)/VARCHAR(n)/BINARY(n) targets truncate or pad,
+// DECIMAL and TIMESTAMP precision changes round.
+func sameValueDomain(from, to types.DataType) bool {
+	switch to.Root {
+	case types.Char, types.Binary:
+		return from.Root == to.Root && from.Length == to.Length
+	case types.VarChar, types.VarBinary:
+		return from.Length <= to.Length && (from.IsString() == to.IsString())
+	case types.Decimal:
+		return from.Root == types.Decimal && from.Precision <= to.Precision && from.Scale == to.Scale
+	case types.Timestamp, types.TimestampLTZ:
+		return from.Root == to.Root && from.Precision <= to.Precision
+	case types.Time:
+		return from.Root == types.Time
+	}
+	return from.Root == to.Root
+}
+
+func rebuild(arr arrow.Array, target arrow.DataType, children []arrow.ArrayData) arrow.Array {
+	d := arr.Data()
+	nd := array.NewData(target, d.Len(), d.Buffers(), children, d.NullN(), d.Offset())
+	defer nd.Release()
+	return array.MakeFromData(nd)
+}
+
+// EvolveStruct maps a ROW array written under type from to type to by field
+// id, recursively, as Java's SchemaEvolutionUtil does: a target field whose id
+// is not in from reads as NULL (added column), from's fields with ids not in
+// to are dropped, renamed fields are found by id, and changed field types are
+// cast with Cast. The struct's own validity is kept.
+func EvolveStruct(ctx context.Context, arr arrow.Array, from, to types.DataType, mem memory.Allocator) (arrow.Array, error) {
+	s, ok := arr.(*array.Struct)
+	if !ok || from.Root != types.Row || to.Root != types.Row {
+		return nil, unsupported(from, to)
+	}
+	target, err := arrowconv.Type(to)
+	if err != nil {
+		return nil, err
+	}
+	st := target.(*arrow.StructType)
+	children := make([]arrow.ArrayData, len(to.Fields))
+	defer func() {
+		for _, c := range children {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	d := s.Data()
+	for i, tf := range to.Fields {
+		j := types.FieldByID(from.Fields, tf.ID)
+		var c arrow.Array
+		if j < 0 {
+			// Children are unsliced: size them like the parent's buffers.
+			c = array.MakeArrayOfNull(mem, st.Field(i).Type, d.Offset()+d.Len())
+		} else {
+			child := array.MakeFromData(d.Children()[j])
+			c, err = Cast(ctx, child, from.Fields[j].Type, tf.Type, mem)
+			child.Release()
+			if err != nil {
+				return nil, fmt.Errorf("field %q: %w", tf.Name, err)
+			}
+		}
+		children[i] = c.Data()
+		children[i].Retain()
+		c.Release()
+	}
+	nd := array.NewData(target, d.Len(), d.Buffers()[:1], children, d.NullN(), d.Offset())
+	defer nd.Release()
+	return array.MakeFromData(nd), nil
+}
+
+func castScalar(arr arrow.Array, from, to types.DataType, target arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	n := arr.Len()
+	switch {
+	case to.IsNumeric() && (from.IsNumeric() || from.Root == types.Boolean):
+		return numericCast(arr, from, to, target, mem)
+	case to.Root == types.Boolean && from.IsNumeric():
+		b := array.NewBooleanBuilder(mem)
+		defer b.Release()
+		num := numericReader(arr, from)
+		for i := 0; i < n; i++ {
+			if arr.IsNull(i) {
+				b.AppendNull()
+				continue
+			}
+			b.Append(num.nonZero(i))
+		}
+		return b.NewArray(), nil
+	case to.IsString():
+		return toStringCast(arr, from, to, mem)
+	case to.IsBinary() && from.IsBinary():
+		b := array.NewBinaryBuilder(mem, arrow.BinaryTypes.Binary)
+		defer b.Release()
+		src := arr.(*array.Binary)
+		for i := 0; i < n; i++ {
+			if arr.IsNull(i) {
+				b.AppendNull()
+				continue
+			}
+			v := src.Value(i)
+			if len(v) > to.Length {
+				v = v[:to.Length]
+			}
+			if to.Root == types.Binary && len(v) < to.Length {
+				// Java's BinaryToBinaryCastRule pads BINARY(n) with zero bytes.
+				pad := make([]byte, to.Length)
+				copy(pad, v)
+				v = pad
+			}
+			b.Append(v)
+		}
+		return b.NewArray(), nil
+	case from.IsString():
+		return fromStringCast(arr, to, target, mem)
+	case from.IsTimestamp() && to.IsTimestamp():
+		return mapTimestamp(arr, to, target, mem), nil
+	case from.IsTimestamp() && to.Root == types.Date:
+		b := array.NewDate32Builder(mem)
+		defer b.Release()
+		ts := arr.(*array.Timestamp)
+		unit := ts.DataType().(*arrow.TimestampType).Unit
+		for i := 0; i < n; i++ {
+			if arr.IsNull(i) {
+				b.AppendNull()
+				continue
+			}
+			b.Append(arrow.Date32(floorDiv(toMillis(int64(ts.Value(i)), unit), 86_400_000)))
+		}
+		return b.NewArray(), nil
+	case from.IsTimestamp() && to.Root == types.Time:
+		b := array.NewTime32Builder(mem, &arrow.Time32Type{Unit: arrow.Millisecond})
+		defer b.Release()
+		ts := arr.(*array.Timestamp)
+		unit := ts.DataType().(*arrow.TimestampType).Unit
+		for i := 0; i < n; i++ {
+			if arr.IsNull(i) {
+				b.AppendNull()
+				continue
+			}
+			ms := toMillis(int64(ts.Value(i)), unit)
+			b.Append(arrow.Time32(ms - floorDiv(ms, 86_400_000)*86_400_000))
+		}
+		return b.NewArray(), nil
+	case from.Root == types.Date && to.IsTimestamp():
+		b := array.NewTimestampBuilder(mem, target.(*arrow.TimestampType))
+		defer b.Release()
+		d := arr.(*array.Date32)
+		per := unitsPerSecond(target.(*arrow.TimestampType).Unit) * 86400
+		for i := 0; i < n; i++ {
+			if arr.IsNull(i) {
+				b.AppendNull()
+				continue
+			}
+			b.Append(arrow.Timestamp(int64(d.Value(i)) * per))
+		}
+		return b.NewArray(), nil
+	case from.Root == types.Time && to.Root == types.Time:
+		arr.Retain()
+		return arr, nil
+	}
+	return nil, unsupported(from, to)
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+func unitsPerSecond(u arrow.TimeUnit) int64 {
+	switch u {
+	case arrow.Second:
+		return 1
+	case arrow.Millisecond:
+		return 1_000
+	case arrow.Microsecond:
+		return 1_000_000
+	}
+	return 1_000_000_000
+}
+
+func toMillis(v int64, u arrow.TimeUnit) int64 {
+	per := unitsPerSecond(u)
+	if per >= 1000 {
+		return floorDiv(v, per/1000)
+	}
+	return v * (1000 / per)
+}
+
+// mapTimestamp changes precision and zone. Lower precision truncates toward
+// negative infinity to the target's digits (Java's Timestamp precision cast
+// keeps floor(millis) and cuts nano digits); TIMESTAMP ↔ TIMESTAMP_LTZ keeps
+// the value because the zone is UTC.
+func mapTimestamp(arr arrow.Array, to types.DataType, target arrow.DataType, mem memory.Allocator) arrow.Array {
+	ts := arr.(*array.Timestamp)
+	fu := ts.DataType().(*arrow.TimestampType).Unit
+	tt := target.(*arrow.TimestampType)
+	f, t := unitsPerSecond(fu), unitsPerSecond(tt.Unit)
+	// digits of the target precision inside the target unit
+	keep := int64(1)
+	for p := to.Precision; p < unitDigits(tt.Unit); p++ {
+		keep *= 10
+	}
+	b := array.NewTimestampBuilder(mem, tt)
+	defer b.Release()
+	b.Reserve(arr.Len())
+	for i := 0; i < arr.Len(); i++ {
+		if arr.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		v := int64(ts.Value(i))
+		if f < t {
+			v *= t / f
+		} else if f > t {
+			v = floorDiv(v, f/t)
+		}
+		if keep > 1 {
+			v = floorDiv(v, keep) * keep
+		}
+		b.UnsafeAppend(arrow.Timestamp(v))
+	}
+	return b.NewArray()
+}
+
+func unitDigits(u arrow.TimeUnit) int {
+	switch u {
+	case arrow.Second:
+		return 0
+	case arrow.Millisecond:
+		return 3
+	case arrow.Microsecond:
+		return 6
+	}
+	return 9
+}
+
+// numeric --------------------------------------------------------------------
+
+type numReader struct {
+	arr   arrow.Array
+	from  types.DataType
+	i64   func(int) int64
+	f64   func(int) float64
+	dec   func(int) decimal128.Num
+	isInt bool
+}
+
+func numericReader(arr arrow.Array, from types.DataType) numReader {
+	r := numReader{arr: arr, from: from}
+	switch a := arr.(type) {
+	case *array.Int8:
+		r.i64, r.isInt = func(i int) int64 { return int64(a.Value(i)) }, true
+	case *array.Int16:
+		r.i64, r.isInt = func(i int) int64 { return int64(a.Value(i)) }, true
+	case *array.Int32:
+		r.i64, r.isInt = func(i int) int64 { return int64(a.Value(i)) }, true
+	case *array.Int64:
+		r.i64, r.isInt = func(i int) int64 { return a.Value(i) }, true
+	case *array.Boolean:
+		r.i64, r.isInt = func(i int) int64 {
+			if a.Value(i) {
+				return 1
+			}
+			return 0
+		}, true
+	case *array.Float32:
+		r.f64 = func(i int) float64 { return float64(a.Value(i)) }
+	case *array.Float64:
+		r.f64 = a.Value
+	case *array.Decimal128:
+		r.dec = a.Value
+	}
+	return r
+}
+
+func (r numReader) nonZero(i int) bool {
+	switch {
+	case r.isInt:
+		return r.i64(i) != 0
+	case r.f64 != nil:
+		return r.f64(i) != 0
+	default:
+		return r.dec(i) != (decimal128.Num{})
+	}
+}
+
+func pow10(n int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil) }
+
+// rescaleHalfUp rescales an unscaled value from scale fs to ts, rounding
+// HALF_UP like Java's BigDecimal.setScale(ts, RoundingMode.HALF_UP)
+// (DecimalUtils.castToDecimal), and reports false when the result has more
+// than p digits (Java returns NULL then).
+func rescaleHalfUp(u *big.Int, fs, ts, p int) (decimal128.Num, bool) {
+	v := new(big.Int).Set(u)
+	if ts >= fs {
+		v.Mul(v, pow10(ts-fs))
+	} else {
+		d := pow10(fs - ts)
+		q, m := new(big.Int).QuoRem(v, d, new(big.Int))
+		m.Abs(m).Mul(m, big.NewInt(2))
+		if m.Cmp(d) >= 0 {
+			if v.Sign() < 0 {
+				q.Sub(q, big.NewInt(1))
+			} else {
+				q.Add(q, big.NewInt(1))
+			}
+		}
+		v = q
+	}
+	if new(big.Int).Abs(v).Cmp(pow10(p)) >= 0 {
+		return decimal128.Num{}, false
+	}
+	return decimal128.FromBigInt(v), true
+}
+
+func numericCast(arr arrow.Array, from, to types.DataType, target arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	r := numericReader(arr, from)
+	n := arr.Len()
+	bld := array.NewBuilder(mem, target)
+	defer bld.Release()
+	bld.Reserve(n)
+	for i := 0; i < n; i++ {
+		if arr.IsNull(i) {
+			bld.AppendNull()
+			continue
+		}
+		switch to.Root {
+		case types.TinyInt, types.SmallInt, types.Int, types.BigInt:
+			var v int64
+			switch {
+			case r.isInt:
+				v = r.i64(i)
+			case r.f64 != nil:
+				// Java's (int)/(long) cast of a float saturates (NaN -> 0);
+				// narrower targets then wrap from int.
+				v = javaFloatToInt(r.f64(i), to.Root == types.BigInt)
+			default:
+				// DecimalUtils.castToIntegral: BigDecimal.longValue(), truncating.
+				bi := r.dec(i).BigInt()
+				bi.Quo(bi, pow10(from.Scale))
+				v = bi.Int64()
+			}
+			switch b := bld.(type) {
+			case *array.Int8Builder:
+				b.UnsafeAppend(int8(v))
+			case *array.Int16Builder:
+				b.UnsafeAppend(int16(v))
+			case *array.Int32Builder:
+				b.UnsafeAppend(int32(v))
+			case *array.Int64Builder:
+				b.UnsafeAppend(v)
+			}
+		case types.Float, types.Double:
+			var f float64
+			switch {
+			case r.isInt:
+				f = float64(r.i64(i))
+			case r.f64 != nil:
+				f = r.f64(i)
+			default:
+				f, _ = new(big.Rat).SetFrac(r.dec(i).BigInt(), pow10(from.Scale)).Float64()
+			}
+			if b, ok := bld.(*array.Float32Builder); ok {
+				if r.isInt {
+					b.UnsafeAppend(float32(r.i64(i)))
+				} else {
+					b.UnsafeAppend(float32(f))
+				}
+			} else {
+				bld.(*array.Float64Builder).UnsafeAppend(f)
+			}
+		case types.Decimal:
+			var num decimal128.Num
+			ok := true
+			switch {
+			case r.isInt:
+				num, ok = rescaleHalfUp(big.NewInt(r.i64(i)), 0, to.Scale, to.Precision)
+			case r.f64 != nil:
+				f := r.f64(i)
+				if math.IsNaN(f) || math.IsInf(f, 0) {
+					ok = false
+					break
+				}
+				// Java: BigDecimal.valueOf(double) = the shortest decimal
+				// spelling of the double, then HALF_UP to the scale.
+				bf, _, err := big.ParseFloat(strconv.FormatFloat(f, 'g', -1, 64), 10, 200, big.ToNearestEven)
+				if err != nil {
+					ok = false
+					break
+				}
+				rat, _ := bf.Rat(nil)
+				scaled := new(big.Rat).Mul(rat, new(big.Rat).SetInt(pow10(60)))
+				u := new(big.Int).Quo(scaled.Num(), scaled.Denom())
+				num, ok = rescaleHalfUp(u, 60, to.Scale, to.Precision)
+			default:
+				num, ok = rescaleHalfUp(r.dec(i).BigInt(), from.Scale, to.Scale, to.Precision)
+			}
+			if !ok {
+				bld.AppendNull()
+				continue
+			}
+			bld.(*array.Decimal128Builder).UnsafeAppend(num)
+		}
+	}
+	return bld.NewArray(), nil
+}
+
+func javaFloatToInt(f float64, long bool) int64 {
+	lo, hi := float64(math.MinInt32), float64(math.MaxInt32)
+	if long {
+		lo, hi = float64(math.MinInt64), float64(math.MaxInt64)
+	}
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f <= lo:
+		if long {
+			return math.MinInt64
+		}
+		return math.MinInt32
+	case f >= hi:
+		if long {
+			return math.MaxInt64
+		}
+		return math.MaxInt32
+	}
+	return int64(f)
+}
+
+// strings --------------------------------------------------------------------
+
+// javaDouble spells f like Java's Double.toString (Float.toString when bits
+// is 32): plain notation with at least one fraction digit for 1e-3 ≤ |f| <
+// 1e7, otherwise "d.dddE±n" without a plus sign.
+func javaDouble(f float64, bits int) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	a := math.Abs(f)
+	if a >= 1e-3 && a < 1e7 {
+		s := strconv.FormatFloat(f, 'f', -1, bits)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	s := strconv.FormatFloat(f, 'e', -1, bits)
+	mant, exp, _ := strings.Cut(s, "e")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	e, _ := strconv.Atoi(exp)
+	return mant + "E" + strconv.Itoa(e)
+}
+
+func toStringCast(arr arrow.Array, from, to types.DataType, mem memory.Allocator) (arrow.Array, error) {
+	var str func(i int) string
+	switch a := arr.(type) {
+	case *array.String:
+		str = a.Value
+	case *array.Boolean:
+		str = func(i int) string { return strconv.FormatBool(a.Value(i)) }
+	case *array.Int8:
+		str = func(i int) string { return strconv.FormatInt(int64(a.Value(i)), 10) }
+	case *array.Int16:
+		str = func(i int) string { return strconv.FormatInt(int64(a.Value(i)), 10) }
+	case *array.Int32:
+		str = func(i int) string { return strconv.FormatInt(int64(a.Value(i)), 10) }
+	case *array.Int64:
+		str = func(i int) string { return strconv.FormatInt(a.Value(i), 10) }
+	case *array.Float32:
+		str = func(i int) string { return javaDouble(float64(a.Value(i)), 32) }
+	case *array.Float64:
+		str = func(i int) string { return javaDouble(a.Value(i), 64) }
+	case *array.Decimal128:
+		str = func(i int) string { return types.FormatUnscaled(a.Value(i).BigInt(), from.Scale) }
+	case *array.Date32:
+		str = func(i int) string { return types.DateValue(a.Value(i)).String() }
+	default:
+		// TIME/TIMESTAMP/BINARY spellings depend on Java formatting
+		// details not reproduced here.
+		return nil, unsupported(from, to)
+	}
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	for i := 0; i < arr.Len(); i++ {
+		if arr.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		s := str(i)
+		if utf8.RuneCountInString(s) > to.Length {
+			// Java's StringToStringCastRule cuts to the target length in
+			// code points.
+			k := 0
+			for j := range s {
+				if k == to.Length {
+					s = s[:j]
+					break
+				}
+				k++
+			}
+		}
+		if to.Root == types.Char {
+			if c := utf8.RuneCountInString(s); c < to.Length {
+				s += strings.Repeat(" ", to.Length-c)
+			}
+		}
+		b.Append(s)
+	}
+	return b.NewArray(), nil
+}
+
+func intBits(r types.Root) int {
+	switch r {
+	case types.TinyInt:
+		return 8
+	case types.SmallInt:
+		return 16
+	case types.Int:
+		return 32
+	}
+	return 64
+}
+
+// parseJavaInt parses like BinaryStringUtils.toLong/toInt: an optional sign,
+// digits, and a fraction part that is truncated ("12.9" is 12); values out
+// of the target range fail.
+func parseJavaInt(s string, bits int) (int64, error) {
+	if whole, frac, ok := strings.Cut(s, "."); ok {
+		for _, c := range frac {
+			if c < '0' || c > '9' {
+				return 0, fmt.Errorf("bad fraction")
+			}
+		}
+		if whole == "" || whole == "-" || whole == "+" {
+			if frac == "" {
+				return 0, fmt.Errorf("no digits")
+			}
+			return 0, nil
+		}
+		s = whole
+	}
+	return strconv.ParseInt(s, 10, bits)
+}
+
+// parseJavaBool accepts BinaryStringUtils.toBoolean's spellings.
+func parseJavaBool(s string) (bool, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "t", "true", "y", "yes", "1":
+		return true, true
+	case "f", "false", "n", "no", "0":
+		return false, true
+	}
+	return false, false
+}
+
+func fromStringCast(arr arrow.Array, to types.DataType, target arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	src := arr.(*array.String)
+	bld := array.NewBuilder(mem, target)
+	defer bld.Release()
+	bad := func(i int) error {
+		return fmt.Errorf("cast string %q to %s: invalid value", src.Value(i), to)
+	}
+	for i := 0; i < arr.Len(); i++ {
+		if arr.IsNull(i) {
+			bld.AppendNull()
+			continue
+		}
+		s := strings.TrimSpace(src.Value(i))
+		switch b := bld.(type) {
+		case *array.BooleanBuilder:
+			v, ok := parseJavaBool(s)
+			if !ok {
+				return nil, bad(i)
+			}
+			b.Append(v)
+		case *array.Int8Builder, *array.Int16Builder, *array.Int32Builder, *array.Int64Builder:
+			v, err := parseJavaInt(s, intBits(to.Root))
+			if err != nil {
+				return nil, bad(i)
+			}
+			switch b := b.(type) {
+			case *array.Int8Builder:
+				b.Append(int8(v))
+			case *array.Int16Builder:
+				b.Append(int16(v))
+			case *array.Int32Builder:
+				b.Append(int32(v))
+			case *array.Int64Builder:
+				b.Append(v)
+			}
+		case *array.Float32Builder:
+			v, err := strconv.ParseFloat(s, 32)
+			if err != nil {
+				return nil, bad(i)
+			}
+			b.Append(float32(v))
+		case *array.Float64Builder:
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				return nil, bad(i)
+			}
+			b.Append(v)
+		case *array.Decimal128Builder:
+			r, ok := new(big.Rat).SetString(s)
+			if !ok {
+				return nil, bad(i)
+			}
+			scaled := new(big.Rat).Mul(r, new(big.Rat).SetInt(pow10(38)))
+			u := new(big.Int).Quo(scaled.Num(), scaled.Denom())
+			num, ok := rescaleHalfUp(u, 38, to.Scale, to.Precision)
+			if !ok {
+				b.AppendNull()
+				continue
+			}
+			b.Append(num)
+		case *array.Date32Builder:
+			d, err := time.Parse("2006-01-02", s)
+			if err != nil {
+				return nil, bad(i)
+			}
+			b.Append(arrow.Date32(floorDiv(d.Unix(), 86400)))
+		case *array.TimestampBuilder:
+			ts, err := parseTimestamp(s)
+			if err != nil {
+				return nil, bad(i)
+			}
+			u := target.(*arrow.TimestampType).Unit
+			per := unitsPerSecond(u)
+			v := ts.Unix()*per + int64(ts.Nanosecond())/(1_000_000_000/per)
+			keep := int64(1)
+			for p := to.Precision; p < unitDigits(u); p++ {
+				keep *= 10
+			}
+			b.Append(arrow.Timestamp(floorDiv(v, keep) * keep))
+		default:
+			return nil, unsupported(types.DataType{Root: types.VarChar, Length: types.MaxLength}, to)
+		}
+	}
+	return bld.NewArray(), nil
+}
+
+// parseTimestamp accepts "yyyy-MM-dd", "yyyy-MM-dd HH:mm[:ss[.fffffffff]]"
+// and the same with 'T', the forms DateTimeUtils.parseTimestampData takes.
+func parseTimestamp(s string) (time.Time, error) {
+	s = strings.Replace(s, "T", " ", 1)
+	for _, layout := range []string{"2006-01-02 15:04:05.999999999", "2006-01-02 15:04", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("not a timestamp: %q", s)
+}
