@@ -264,6 +264,10 @@ def build_tables():
         fix = avro_safe if fmt == "avro" else (lambda c: c)
         t.append(TableSpec(name, sch, [Write(fix(all_types_rows(11, 30, 1))), Write(fix(all_types_rows(12, 12, 101)))],
                            all_types_cases(fmt == "avro"), options={"file.format": fmt, "file.compression": comp}))
+    # one write => one Parquet file: tests/interop cross-checks the Go canonical encoder on the raw
+    # file against this table's pypaimon read (both encoders must agree byte for byte)
+    t.append(TableSpec("interop.types_single", ALL_TYPES, [Write(all_types_rows(13, 40, 1))], [Case("full")],
+                       options={"file.format": "parquet", "bucket": "-1"}))
     # partitioned by several types (the value landing in the path is what matters)
     for name, keys in [("part_date_region", ["dt", "region"]), ("part_int", ["amount"]),
                        ("part_bool", ["flag"]), ("part_ts", ["ts"]), ("part_decimal", ["price"])]:

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Regenerates the committed interop fixtures (resources/fixtures): a small subset of the
+# pypaimon and Java matrices plus the quickstart demo table. Needs resources/.venv (pypaimon)
+# and Maven; see resources/README.md.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+out="$here/fixtures"
+py="${PYTHON:-$here/.venv/bin/python}"
+
+# Keep this list small: the committed set should stay well under 3 MB.
+PY_TABLES="interop.types_single,interop.types_parquet_zstd,interop.types_avro_snappy,interop.part_date_region,interop.part_special_chars,interop.bucket4,interop.evolution,interop.overwrite,demo.orders"
+JAVA_TABLES="${JAVA_TABLES:-}"
+
+rm -rf "$out"
+mkdir -p "$out"
+"$py" "$here/pygen/gen_append.py" --warehouse "$out/warehouse" --expected "$out/expected" \
+  --cases "$out/cases.json" --tables "$PY_TABLES"
+
+if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaGen.java" ]]; then
+  (cd "$here/java" && mvn -q -o -B compile exec:java \
+    -Dexec.args="--warehouse $out/warehouse --expected $out/expected --cases $out/cases-java.json ${JAVA_TABLES:+--tables $JAVA_TABLES}")
+fi
+
+# Generated tables carry absolute-path-free metadata, but drop hint files that only speed up
+# lookups and any writer temp files so the committed tree is deterministic in shape.
+find "$out" -name '.*.crc' -delete
+du -sh "$out"

@@ -1,0 +1,59 @@
+//go:build !interop_noapi
+
+package interop
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestLive regenerates the full oracle matrix (pypaimon in resources/.venv, Java Paimon via
+// Maven) into a temp dir and runs every case. Opt-in with PAIMON_INTEROP=1; a missing venv or
+// Maven skips loudly locally and fails in CI (CI=true), where the suite must really run.
+func TestLive(t *testing.T) {
+	if os.Getenv("PAIMON_INTEROP") != "1" {
+		t.Skip("live interop suite: set PAIMON_INTEROP=1 to regenerate tables with pypaimon and Java Paimon")
+	}
+	res, err := filepath.Abs(filepath.Join("..", "..", "resources"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	py := os.Getenv("PAIMON_INTEROP_PYTHON")
+	if py == "" {
+		py = filepath.Join(res, ".venv", "bin", "python")
+	}
+	unavailable := func(what string, err error) {
+		msg := "LIVE INTEROP SUITE NOT RUN: " + what + ": " + err.Error() +
+			" (create the venv: python3 -m venv resources/.venv && resources/.venv/bin/pip install -r resources/pygen/requirements.txt)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Log("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!")
+		t.Skip(msg)
+	}
+	if _, err := os.Stat(py); err != nil {
+		unavailable("no pypaimon venv", err)
+	}
+	out := t.TempDir()
+	run := func(dir string, name string, args ...string) {
+		cmd := exec.Command(name, args...)
+		cmd.Dir = dir
+		b, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %v: %v\n%s", name, args, err, b)
+		}
+	}
+	run(res, py, filepath.Join(res, "pygen", "gen_append.py"), "--warehouse", filepath.Join(out, "warehouse"),
+		"--expected", filepath.Join(out, "expected"), "--cases", filepath.Join(out, "cases.json"))
+	if _, err := exec.LookPath("mvn"); err != nil {
+		unavailable("no Maven", err)
+	}
+	if _, err := os.Stat(filepath.Join(res, "java", "src", "main", "java", "org", "connectpaimon", "gen", "JavaGen.java")); err == nil {
+		run(filepath.Join(res, "java"), "mvn", "-q", "-B", "-o", "compile", "exec:java",
+			"-Dexec.args=--warehouse "+filepath.Join(out, "warehouse")+" --expected "+filepath.Join(out, "expected")+
+				" --cases "+filepath.Join(out, "cases-java.json"))
+	}
+	runCases(t, out)
+}
