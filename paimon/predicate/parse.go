@@ -16,7 +16,7 @@ import (
 // Supported: comparisons = <> != < <= > >= (column on the left), IS [NOT]
 // NULL, [NOT] IN (…), [NOT] BETWEEN … AND …, [NOT] LIKE with the forms
 // 'prefix%', '%suffix', '%infix%' or no wildcard, AND/OR/NOT and
-// parentheses, `back-quoted` identifiers, numbers, 'strings' (” escapes a
+// parentheses, `back-quoted` identifiers, numbers, 'strings' (a doubled quote escapes a
 // quote), TRUE, FALSE, NULL, DATE '…' and TIMESTAMP '…'. Keywords are
 // case-insensitive. Errors give the 1-based byte position.
 func Parse(expr string, fields []types.DataField) (*Predicate, error) {
