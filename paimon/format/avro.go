@@ -542,4 +542,3 @@ func asInt64(v any) (int64, bool) {
 	}
 	return 0, false
 }
-

@@ -389,4 +389,3 @@ func conformVector(arr arrow.Array, t types.DataType, target arrow.DataType, mem
 	}
 	return nil, fmt.Errorf("file column of Arrow type %s cannot be read as %s", arr.DataType(), t)
 }
-
