@@ -30,7 +30,6 @@ func checkVersion(got int32, want int32) error {
 	return fmt.Errorf("manifest format version %d (expected %d): %w", got, want, types.ErrUnsupported)
 }
 
-
 type fileMetaRecord struct {
 	Version  int32 `avro:"_VERSION"`
 	FileMeta       // inlined: fields are matched by their own tags

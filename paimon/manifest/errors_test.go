@@ -1,0 +1,216 @@
+package manifest
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/twmb/avro"
+
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
+)
+
+const crafted = "/t/manifest/crafted"
+
+func wantErr(t *testing.T, err error, substrs ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("expected an error containing %q", substrs)
+	}
+	for _, s := range substrs {
+		if !strings.Contains(err.Error(), s) {
+			t.Fatalf("error %q does not contain %q", err, s)
+		}
+	}
+}
+
+func TestVersionChecks(t *testing.T) {
+	ctx := context.Background()
+	man := fixture(t, "java/pk_dv32", "manifest-", 1)
+	list := fixture(t, "java/pk_dv32", "manifest-list-", 1)
+	idx := fixture(t, "java/pk_dv32", "index-manifest-", 1)
+	setVersion := func(v int32) func(m map[string]any) {
+		return func(m map[string]any) { m["_VERSION"] = v }
+	}
+
+	_, err := ReadManifest(ctx, memFS{crafted: rewrite(t, man, setVersion(1))}, crafted)
+	wantErr(t, err, crafted, "manifest format version 1 is not supported, recreate the table")
+	_, err = ReadManifestList(ctx, memFS{crafted: rewrite(t, list, setVersion(1))}, crafted)
+	wantErr(t, err, crafted, "manifest format version 1 is not supported, recreate the table")
+
+	_, err = ReadManifest(ctx, memFS{crafted: rewrite(t, man, setVersion(3))}, crafted)
+	wantErr(t, err, crafted, "version 3")
+	if !errors.Is(err, types.ErrUnsupported) {
+		t.Fatalf("version 3: %v is not ErrUnsupported", err)
+	}
+	_, err = ReadIndexManifest(ctx, memFS{crafted: rewrite(t, idx, setVersion(2))}, crafted)
+	wantErr(t, err, crafted, "version 2")
+	if !errors.Is(err, types.ErrUnsupported) {
+		t.Fatalf("index version 2: %v is not ErrUnsupported", err)
+	}
+}
+
+func TestInvalidKind(t *testing.T) {
+	man := fixture(t, "java/pk_dv32", "manifest-", 1)
+	data := rewrite(t, man, func(m map[string]any) { m["_KIND"] = int32(7) })
+	_, err := ReadManifest(context.Background(), memFS{crafted: data}, crafted)
+	wantErr(t, err, crafted, "invalid _KIND 7")
+}
+
+func TestMagicSniffing(t *testing.T) {
+	ctx := context.Background()
+	for name, tc := range map[string]struct {
+		data        []byte
+		unsupported bool
+		msg         string
+	}{
+		"parquet": {[]byte("PAR1\x15\x04\x15"), true, "Parquet"},
+		"orc":     {[]byte("ORC\x0a\x0b"), true, "ORC"},
+		"json":    {[]byte(`{"id": 1}`), false, "not an Avro container"},
+		"short":   {[]byte("Ob"), false, "too short"},
+		"empty":   {nil, false, "too short"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := ReadManifest(ctx, memFS{crafted: tc.data}, crafted)
+			wantErr(t, err, crafted, tc.msg)
+			if errors.Is(err, types.ErrUnsupported) != tc.unsupported {
+				t.Fatalf("ErrUnsupported = %v, want %v (%v)", !tc.unsupported, tc.unsupported, err)
+			}
+			_, err = ReadManifestList(ctx, memFS{crafted: tc.data}, crafted)
+			wantErr(t, err, crafted, tc.msg)
+		})
+	}
+}
+
+func TestXZCodecUnsupported(t *testing.T) {
+	dir := filepath.Join("testdata", "pypaimon", "append_xz")
+	exp := loadExpected(t, dir)
+	var path string
+	for name, f := range exp.Files {
+		if strings.HasPrefix(name, "manifest-") && !strings.HasPrefix(name, "manifest-list-") && len(f.Records) > 0 {
+			path = filepath.Join(dir, name)
+		}
+	}
+	_, err := ReadManifest(context.Background(), fileio.NewLocal(), path)
+	wantErr(t, err, path, "xz")
+	if !errors.Is(err, types.ErrUnsupported) {
+		t.Fatalf("%v is not ErrUnsupported", err)
+	}
+}
+
+func TestMissingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "manifest-nope-0")
+	_, err := ReadManifest(context.Background(), fileio.NewLocal(), path)
+	wantErr(t, err, "read manifest", path)
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("%v is not ErrNotExist", err)
+	}
+}
+
+func TestCanceledContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	path := fixture(t, "java/pk_dv32", "manifest-", 1)
+	_, err := ReadManifest(ctx, fileio.NewLocal(), path)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+}
+
+// TestTruncation cuts real files (each codec) at every length. Avro
+// containers have no footer, so a cut exactly at a block boundary reads as a
+// shorter valid file; every other cut must fail, and no cut may panic or
+// produce records that are not a prefix of the real ones.
+func TestTruncation(t *testing.T) {
+	ctx := context.Background()
+	for _, dir := range []string{"pypaimon/append_null", "pypaimon/append_deflate", "pypaimon/append_snappy", "pypaimon/append_zstd", "java/pk_dv32"} {
+		path := fixture(t, dir, "manifest-", 2)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := ReadManifest(ctx, fileio.NewLocal(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		failures := 0
+		for n := 0; n < len(data); n++ {
+			got, err := ReadManifest(ctx, memFS{crafted: data[:n]}, crafted)
+			if err != nil {
+				failures++
+				if !strings.Contains(err.Error(), crafted) {
+					t.Fatalf("%s cut at %d: error %q does not name the file", path, n, err)
+				}
+				continue
+			}
+			if len(got) >= len(full) {
+				t.Fatalf("%s cut at %d of %d: read all %d records", path, n, len(data), len(got))
+			}
+			for i := range got {
+				if got[i].File.FileName != full[i].File.FileName {
+					t.Fatalf("%s cut at %d: record %d differs", path, n, i)
+				}
+			}
+		}
+		// Only the cut right after the header (and block ends) may succeed.
+		if failures < len(data)-3 {
+			t.Fatalf("%s: only %d of %d truncations failed", path, failures, len(data))
+		}
+	}
+}
+
+func TestCorruptSnappyBlock(t *testing.T) {
+	path := fixture(t, "pypaimon/append_snappy", "manifest-", 1)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The last 16 bytes are the sync marker and the 4 before it the block's
+	// CRC32; flip a byte of the CRC.
+	bad := append([]byte(nil), data...)
+	bad[len(bad)-17] ^= 0xff
+	_, err = ReadManifest(context.Background(), memFS{crafted: bad}, crafted)
+	wantErr(t, err, crafted)
+}
+
+func TestMissingRequiredField(t *testing.T) {
+	// A writer schema whose _FILE record lacks _FILE_NAME: decoding would
+	// leave the name empty, so the reader must refuse the file.
+	s := avro.MustParse(`{"type":"record","name":"r","fields":[
+		{"name":"_VERSION","type":"int"},{"name":"_KIND","type":"int"},
+		{"name":"_PARTITION","type":"bytes"},{"name":"_BUCKET","type":"int"},
+		{"name":"_TOTAL_BUCKETS","type":"int"},
+		{"name":"_FILE","type":{"type":"record","name":"f","fields":[{"name":"_FILE_SIZE","type":"long"}]}}]}`)
+	data := writeOCF(t, s, nil, []map[string]any{{"_VERSION": 2, "_KIND": 0, "_PARTITION": []byte{},
+		"_BUCKET": 0, "_TOTAL_BUCKETS": 1, "_FILE": map[string]any{"_FILE_SIZE": int64(3)}}})
+	_, err := ReadManifest(context.Background(), memFS{crafted: data}, crafted)
+	wantErr(t, err, crafted, "_FILE", "_FILE_NAME")
+}
+
+func TestWrongFileKind(t *testing.T) {
+	// A manifest list handed to ReadManifest must fail, not yield empty entries.
+	list := fixture(t, "java/pk_dv32", "manifest-list-", 1)
+	_, err := ReadManifest(context.Background(), fileio.NewLocal(), list)
+	wantErr(t, err, list, "lacks required field")
+	man := fixture(t, "java/pk_dv32", "manifest-", 1)
+	_, err = ReadIndexManifest(context.Background(), fileio.NewLocal(), man)
+	wantErr(t, err, man, "lacks required field")
+}
+
+func TestReadManifestFuncStops(t *testing.T) {
+	path := fixture(t, "java/pk_dv32", "manifest-", 2)
+	stop := errors.New("enough")
+	calls := 0
+	err := ReadManifestFunc(context.Background(), fileio.NewLocal(), path, func(*Entry) error {
+		calls++
+		return stop
+	})
+	if !errors.Is(err, stop) || calls != 1 {
+		t.Fatalf("got %v after %d calls", err, calls)
+	}
+}
