@@ -1,0 +1,368 @@
+package snapshot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+)
+
+// Hint file names in snapshot/. They hold a decimal id and may lag behind
+// the snapshot files (written after them, best effort).
+const (
+	LatestHint   = "LATEST"
+	EarliestHint = "EARLIEST"
+)
+
+// hintReadAttempts mirrors Java's HintFileUtils retry count for transient
+// read errors before it falls back to listing.
+const hintReadAttempts = 3
+
+// earliestRetries bounds how far Earliest walks upward when expiration
+// deletes snapshots while it reads (Java's EARLIEST_SNAPSHOT_DEFAULT_RETRY_NUM).
+const earliestRetries = 300
+
+var snapshotFileRE = regexp.MustCompile(`^snapshot-(\d+)$`)
+
+// branchRoot returns the metadata root of a branch: the table root for the
+// main branch (blank or "main"), else <root>/branch/branch-<name>. A
+// non-blank name is not trimmed, as in Java.
+func branchRoot(tableRoot, branch string) string {
+	if strings.TrimSpace(branch) == "" || branch == "main" {
+		return tableRoot
+	}
+	return fileio.Join(tableRoot, "branch", "branch-"+branch)
+}
+
+// Manager reads the snapshots of one branch of a table. It keeps no state:
+// snapshot files can be expired or, after a rollback, replaced, so every
+// call looks at storage. It is safe for concurrent use.
+type Manager struct {
+	fio fileio.FileIO
+	dir string
+}
+
+// NewManager returns a Manager for branch ("" or "main" for the main
+// branch) of the table at tableRoot.
+func NewManager(fio fileio.FileIO, tableRoot, branch string) *Manager {
+	return &Manager{fio: fio, dir: fileio.Join(branchRoot(tableRoot, branch), "snapshot")}
+}
+
+// Dir is the snapshot directory this Manager reads.
+func (m *Manager) Dir() string { return m.dir }
+
+// SnapshotPath returns the path of snapshot-<id>.
+func (m *Manager) SnapshotPath(id int64) string {
+	return fileio.Join(m.dir, "snapshot-"+strconv.FormatInt(id, 10))
+}
+
+// Snapshot reads snapshot-<id>. A missing file is an error wrapping
+// fileio.ErrNotExist that names the path.
+func (m *Manager) Snapshot(ctx context.Context, id int64) (*Snapshot, error) {
+	path := m.SnapshotPath(id)
+	data, err := m.fio.ReadFile(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("read snapshot %s: %w", path, err)
+	}
+	s, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("read snapshot %s: %w", path, err)
+	}
+	if s.ID != id {
+		return nil, fmt.Errorf("read snapshot %s: file holds snapshot id %d", path, s.ID)
+	}
+	return s, nil
+}
+
+// Exists reports whether snapshot-<id> exists, with one Exists call.
+func (m *Manager) Exists(ctx context.Context, id int64) (bool, error) {
+	path := m.SnapshotPath(id)
+	ok, err := m.fio.Exists(ctx, path)
+	if err != nil {
+		return false, fmt.Errorf("check snapshot %s: %w", path, err)
+	}
+	return ok, nil
+}
+
+// ListIDs returns the ids of all snapshot files in ascending order, ignoring
+// temp files and any name that is not exactly snapshot-<n>.
+func (m *Manager) ListIDs(ctx context.Context) ([]int64, error) {
+	infos, err := m.fio.List(ctx, m.dir)
+	if err != nil {
+		return nil, fmt.Errorf("list snapshots in %s: %w", m.dir, err)
+	}
+	var ids []int64
+	for _, fi := range infos {
+		if fi.IsDir {
+			continue
+		}
+		sm := snapshotFileRE.FindStringSubmatch(fi.Name)
+		if sm == nil {
+			continue
+		}
+		id, err := strconv.ParseInt(sm[1], 10, 64)
+		if err != nil {
+			continue
+		}
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	return ids, nil
+}
+
+// readHint returns the id in snapshot/<name>, ok false when the hint is
+// missing, unreadable after retries or not a positive number: a hint is
+// never trusted enough to fail a read.
+func (m *Manager) readHint(ctx context.Context, name string) (int64, bool) {
+	path := fileio.Join(m.dir, name)
+	for attempt := 0; attempt < hintReadAttempts; attempt++ {
+		if ctx.Err() != nil {
+			return 0, false
+		}
+		data, err := m.fio.ReadFile(ctx, path)
+		if err != nil {
+			if fileio.IsNotExist(err) {
+				return 0, false
+			}
+			continue
+		}
+		id, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+		if err != nil || id <= 0 {
+			return 0, false
+		}
+		return id, true
+	}
+	return 0, false
+}
+
+// LatestID returns the id of the newest snapshot; ok is false when the
+// branch has none. The LATEST hint is used when snapshot-<hint> exists and
+// snapshot-<hint+1> does not (the hint is written after the snapshot and can
+// lag); otherwise the directory is listed.
+func (m *Manager) LatestID(ctx context.Context) (int64, bool, error) {
+	if h, ok := m.readHint(ctx, LatestHint); ok {
+		next, err := m.Exists(ctx, h+1)
+		if err != nil {
+			return 0, false, err
+		}
+		if !next {
+			cur, err := m.Exists(ctx, h)
+			if err != nil {
+				return 0, false, err
+			}
+			if cur {
+				return h, true, nil
+			}
+		}
+	}
+	ids, err := m.ListIDs(ctx)
+	if err != nil {
+		return 0, false, err
+	}
+	if len(ids) == 0 {
+		return 0, false, ctx.Err()
+	}
+	return ids[len(ids)-1], true, nil
+}
+
+// EarliestID returns the id of the oldest snapshot; ok is false when the
+// branch has none. The EARLIEST hint is used when that snapshot exists
+// (expiration deletes snapshots before rewriting it); otherwise the
+// directory is listed.
+func (m *Manager) EarliestID(ctx context.Context) (int64, bool, error) {
+	if h, ok := m.readHint(ctx, EarliestHint); ok {
+		exists, err := m.Exists(ctx, h)
+		if err != nil {
+			return 0, false, err
+		}
+		if exists {
+			return h, true, nil
+		}
+	}
+	ids, err := m.ListIDs(ctx)
+	if err != nil {
+		return 0, false, err
+	}
+	if len(ids) == 0 {
+		return 0, false, ctx.Err()
+	}
+	return ids[0], true, nil
+}
+
+// Latest reads the newest snapshot; ok is false when the branch has none.
+// A snapshot that vanishes between finding and reading it (a concurrent
+// rollback) makes it look again, a few times.
+func (m *Manager) Latest(ctx context.Context) (*Snapshot, bool, error) {
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		id, ok, err := m.LatestID(ctx)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		s, err := m.Snapshot(ctx, id)
+		if err == nil {
+			return s, true, nil
+		}
+		if !fileio.IsNotExist(err) {
+			return nil, false, err
+		}
+		lastErr = err
+	}
+	return nil, false, lastErr
+}
+
+// Earliest reads the oldest snapshot; ok is false when the branch has none.
+// Expiration deletes snapshots from the low end while this runs, so a
+// vanished snapshot makes it try the next ids, like Java.
+func (m *Manager) Earliest(ctx context.Context) (*Snapshot, bool, error) {
+	id, ok, err := m.EarliestID(ctx)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	var lastErr error
+	for i := 0; i < earliestRetries; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, false, err
+		}
+		cur := id + int64(i)
+		s, err := m.Snapshot(ctx, cur)
+		if err == nil {
+			return s, true, nil
+		}
+		if !fileio.IsNotExist(err) {
+			return nil, false, err
+		}
+		lastErr = err
+		latest, ok, err := m.LatestID(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		if !ok {
+			return nil, false, nil // every snapshot was expired meanwhile
+		}
+		if cur >= latest {
+			break
+		}
+	}
+	return nil, false, lastErr
+}
+
+// errMissing marks a listed snapshot that was deleted before it could be
+// read; time searches treat it as older than every existing snapshot,
+// because expiration deletes from the low end.
+var errMissing = errors.New("snapshot vanished")
+
+// timeSearch lists the snapshots once and binary-searches them by commit
+// time. Listing makes gaps (expired or rolled-back ids) harmless.
+type timeSearch struct {
+	m     *Manager
+	ids   []int64
+	cache map[int]*Snapshot
+}
+
+func (m *Manager) newTimeSearch(ctx context.Context) (*timeSearch, error) {
+	ids, err := m.ListIDs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &timeSearch{m: m, ids: ids, cache: map[int]*Snapshot{}}, nil
+}
+
+func (ts *timeSearch) at(ctx context.Context, i int) (*Snapshot, error) {
+	if s, ok := ts.cache[i]; ok {
+		if s == nil {
+			return nil, errMissing
+		}
+		return s, nil
+	}
+	s, err := ts.m.Snapshot(ctx, ts.ids[i])
+	if err != nil {
+		if fileio.IsNotExist(err) {
+			ts.cache[i] = nil
+			return nil, errMissing
+		}
+		return nil, err
+	}
+	ts.cache[i] = s
+	return s, nil
+}
+
+// firstIndex returns the smallest index whose snapshot satisfies pred
+// (which must be monotonic: false...false true...true), len(ids) if none.
+// Vanished snapshots count as not satisfying pred.
+func (ts *timeSearch) firstIndex(ctx context.Context, pred func(*Snapshot) bool) (int, error) {
+	lo, hi := 0, len(ts.ids)
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		s, err := ts.at(ctx, mid)
+		switch {
+		case errors.Is(err, errMissing):
+			lo = mid + 1
+		case err != nil:
+			return 0, err
+		case pred(s):
+			hi = mid
+		default:
+			lo = mid + 1
+		}
+	}
+	return lo, nil
+}
+
+// lastBefore returns the snapshot just before the first one satisfying
+// pred, if it still exists.
+func (m *Manager) lastBefore(ctx context.Context, pred func(*Snapshot) bool) (*Snapshot, bool, error) {
+	ts, err := m.newTimeSearch(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	i, err := ts.firstIndex(ctx, pred)
+	if err != nil || i == 0 {
+		return nil, false, err
+	}
+	s, err := ts.at(ctx, i-1)
+	if errors.Is(err, errMissing) {
+		// Everything before index i has been expired.
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return s, true, nil
+}
+
+// EarlierOrEqualTime returns the newest snapshot committed at or before
+// millis (epoch milliseconds); ok is false when every snapshot is newer.
+func (m *Manager) EarlierOrEqualTime(ctx context.Context, millis int64) (*Snapshot, bool, error) {
+	return m.lastBefore(ctx, func(s *Snapshot) bool { return s.TimeMillis > millis })
+}
+
+// EarlierThanTime returns the newest snapshot committed strictly before
+// millis; ok is false when none is. Java's from-timestamp streaming start
+// reads the snapshots after this one.
+func (m *Manager) EarlierThanTime(ctx context.Context, millis int64) (*Snapshot, bool, error) {
+	return m.lastBefore(ctx, func(s *Snapshot) bool { return s.TimeMillis >= millis })
+}
+
+// LaterOrEqualTime returns the oldest snapshot committed at or after
+// millis; ok is false when every snapshot is older.
+func (m *Manager) LaterOrEqualTime(ctx context.Context, millis int64) (*Snapshot, bool, error) {
+	ts, err := m.newTimeSearch(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	i, err := ts.firstIndex(ctx, func(s *Snapshot) bool { return s.TimeMillis >= millis })
+	if err != nil || i == len(ts.ids) {
+		return nil, false, err
+	}
+	s, err := ts.at(ctx, i)
+	if err != nil {
+		return nil, false, err
+	}
+	return s, true, nil
+}
