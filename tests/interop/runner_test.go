@@ -31,7 +31,11 @@ func runCases(t *testing.T, dir string) {
 		t.Fatalf("open catalog %s: %v", dir, err)
 	}
 	for _, c := range cases {
-		t.Run(c.Writer+"/"+c.Table+"/"+c.Case, func(t *testing.T) {
+		name := c.Writer + "/" + c.Table
+		if c.Branch != "" {
+			name += "@" + c.Branch
+		}
+		t.Run(name+"/"+c.Case, func(t *testing.T) {
 			want := readLines(t, filepath.Join(dir, filepath.FromSlash(c.Expected)))
 			if len(want) != c.Rows {
 				t.Fatalf("%s holds %d rows, cases file says %d", c.Expected, len(want), c.Rows)

@@ -1,0 +1,168 @@
+package org.connectpaimon.gen;
+
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.apache.paimon.data.InternalArray;
+import org.apache.paimon.data.InternalMap;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.types.ArrayType;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DecimalType;
+import org.apache.paimon.types.LocalZonedTimestampType;
+import org.apache.paimon.types.MapType;
+import org.apache.paimon.types.RowType;
+import org.apache.paimon.types.TimestampType;
+
+/**
+ * Canonical JSON of Java Paimon rows (docs/ARCHITECTURE.md), the Java twin of
+ * resources/pygen/canon.py. FLOAT/DOUBLE are deliberately unsupported: Java 17's
+ * Double.toString is not always the shortest round-trip spelling Python's repr uses, so Java
+ * tables carry no floating-point columns (pypaimon covers them).
+ */
+final class Canon {
+    private Canon() {}
+
+    static String row(InternalRow row, RowType type) {
+        Map<String, String> sorted = new TreeMap<>(Canon::codePointCompare);
+        List<DataField> fields = type.getFields();
+        for (int i = 0; i < fields.size(); i++) {
+            sorted.put(fields.get(i).name(), value(row, i, fields.get(i).type()));
+        }
+        StringBuilder sb = new StringBuilder("{");
+        boolean first = true;
+        for (Map.Entry<String, String> e : sorted.entrySet()) {
+            if (!first) sb.append(',');
+            first = false;
+            sb.append(str(e.getKey())).append(':').append(e.getValue());
+        }
+        return sb.append('}').toString();
+    }
+
+    private static String value(InternalRow r, int i, DataType t) {
+        if (r.isNullAt(i)) return "null";
+        switch (t.getTypeRoot()) {
+            case BOOLEAN: return Boolean.toString(r.getBoolean(i));
+            case TINYINT: return Byte.toString(r.getByte(i));
+            case SMALLINT: return Short.toString(r.getShort(i));
+            case INTEGER: return Integer.toString(r.getInt(i));
+            case BIGINT: return Long.toString(r.getLong(i));
+            case DECIMAL: {
+                DecimalType d = (DecimalType) t;
+                return str(r.getDecimal(i, d.getPrecision(), d.getScale()).toBigDecimal().toPlainString());
+            }
+            case CHAR: case VARCHAR: return str(r.getString(i).toString());
+            case BINARY: case VARBINARY: return str("b64:" + Base64.getEncoder().encodeToString(r.getBinary(i)));
+            case DATE: return str(LocalDate.ofEpochDay(r.getInt(i)).toString());
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+                return str(ts(r.getTimestamp(i, ((TimestampType) t).getPrecision()), false));
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return str(ts(r.getTimestamp(i, ((LocalZonedTimestampType) t).getPrecision()), true));
+            case ARRAY: return array(r.getArray(i), ((ArrayType) t).getElementType());
+            case MAP: {
+                MapType m = (MapType) t;
+                return map(r.getMap(i), m.getKeyType(), m.getValueType());
+            }
+            case ROW: {
+                RowType rt = (RowType) t;
+                return row(r.getRow(i, rt.getFieldCount()), rt);
+            }
+            default: throw new IllegalArgumentException("no canonical encoding for " + t);
+        }
+    }
+
+    private static String array(InternalArray a, DataType et) {
+        StringBuilder sb = new StringBuilder("[");
+        for (int k = 0; k < a.size(); k++) {
+            if (k > 0) sb.append(',');
+            sb.append(value(new ArrayRow(a, k), 0, et));
+        }
+        return sb.append(']').toString();
+    }
+
+    private static String map(InternalMap m, DataType kt, DataType vt) {
+        List<String[]> pairs = new ArrayList<>();
+        for (int k = 0; k < m.size(); k++) {
+            pairs.add(new String[] {value(new ArrayRow(m.keyArray(), k), 0, kt), value(new ArrayRow(m.valueArray(), k), 0, vt)});
+        }
+        pairs.sort((x, y) -> codePointCompare(x[0], y[0]));
+        StringBuilder sb = new StringBuilder("[");
+        for (int k = 0; k < pairs.size(); k++) {
+            if (k > 0) sb.append(',');
+            sb.append('[').append(pairs.get(k)[0]).append(',').append(pairs.get(k)[1]).append(']');
+        }
+        return sb.append(']').toString();
+    }
+
+    static String ts(Timestamp t, boolean utc) {
+        LocalDateTime l = t.toLocalDateTime();
+        return String.format("%04d-%02d-%02dT%02d:%02d:%02d.%09d%s", l.getYear(), l.getMonthValue(), l.getDayOfMonth(),
+                l.getHour(), l.getMinute(), l.getSecond(), l.getNano(), utc ? "Z" : "");
+    }
+
+    /** Python json.dumps(ensure_ascii=False) quoting. */
+    static String str(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"': sb.append("\\\""); break;
+                case '\\': sb.append("\\\\"); break;
+                case '\b': sb.append("\\b"); break;
+                case '\f': sb.append("\\f"); break;
+                case '\n': sb.append("\\n"); break;
+                case '\r': sb.append("\\r"); break;
+                case '\t': sb.append("\\t"); break;
+                default:
+                    if (c < 0x20) sb.append(String.format("\\u%04x", (int) c));
+                    else sb.append(c);
+            }
+        }
+        return sb.append('"').toString();
+    }
+
+    /** Code-point order, which is what Python's sort and Go's byte order agree on. */
+    static int codePointCompare(String a, String b) {
+        int i = 0, j = 0;
+        while (i < a.length() && j < b.length()) {
+            int ca = a.codePointAt(i), cb = b.codePointAt(j);
+            if (ca != cb) return Integer.compare(ca, cb);
+            i += Character.charCount(ca);
+            j += Character.charCount(cb);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    }
+
+    /** One element of an array seen as a one-field row, so value() handles both. */
+    private static final class ArrayRow implements InternalRow {
+        private final InternalArray a;
+        private final int k;
+        ArrayRow(InternalArray a, int k) { this.a = a; this.k = k; }
+        @Override public int getFieldCount() { return 1; }
+        @Override public org.apache.paimon.types.RowKind getRowKind() { return org.apache.paimon.types.RowKind.INSERT; }
+        @Override public void setRowKind(org.apache.paimon.types.RowKind kind) { throw new UnsupportedOperationException(); }
+        @Override public boolean isNullAt(int p) { return a.isNullAt(k); }
+        @Override public boolean getBoolean(int p) { return a.getBoolean(k); }
+        @Override public byte getByte(int p) { return a.getByte(k); }
+        @Override public short getShort(int p) { return a.getShort(k); }
+        @Override public int getInt(int p) { return a.getInt(k); }
+        @Override public long getLong(int p) { return a.getLong(k); }
+        @Override public float getFloat(int p) { return a.getFloat(k); }
+        @Override public double getDouble(int p) { return a.getDouble(k); }
+        @Override public org.apache.paimon.data.BinaryString getString(int p) { return a.getString(k); }
+        @Override public org.apache.paimon.data.Decimal getDecimal(int p, int pr, int s) { return a.getDecimal(k, pr, s); }
+        @Override public Timestamp getTimestamp(int p, int pr) { return a.getTimestamp(k, pr); }
+        @Override public byte[] getBinary(int p) { return a.getBinary(k); }
+        @Override public org.apache.paimon.data.variant.Variant getVariant(int p) { return a.getVariant(k); }
+        @Override public InternalArray getArray(int p) { return a.getArray(k); }
+        @Override public InternalMap getMap(int p) { return a.getMap(k); }
+        @Override public InternalRow getRow(int p, int n) { return a.getRow(k, n); }
+    }
+}

@@ -1,0 +1,377 @@
+package org.connectpaimon.gen;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Function;
+
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.GenericArray;
+import org.apache.paimon.data.GenericMap;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.predicate.PredicateBuilder;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchTableWrite;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowType;
+
+/**
+ * Writes the Java-only part of the interop matrix through Java Paimon's own API and dumps
+ * Java Paimon's read of every case as canonical JSON lines (the expected output):
+ * INT96 timestamps (p > 6), INT32/INT64/FLBA decimals, Java partition escaping and legacy
+ * partition names, data-file.path-directory, Avro data files with maps, overwrite,
+ * compaction of an append table and a branch.
+ *
+ * <pre>mvn -q compile exec:java -Dexec.args="--warehouse W --expected E --cases C [--tables t1,t2]"</pre>
+ *
+ * Extending: add a method writing a table and calling {@link #dump} per case, and list it in
+ * {@link #TABLES}.
+ */
+public final class JavaGen {
+    private static final String DB = "javagen";
+
+    private final Catalog catalog;
+    private final Path expected;
+    private final List<String> cases = new ArrayList<>();
+
+    private JavaGen(Catalog catalog, Path expected) {
+        this.catalog = catalog;
+        this.expected = expected;
+    }
+
+    private interface TableGen {
+        void run(JavaGen g) throws Exception;
+    }
+
+    private static final Map<String, TableGen> TABLES = new LinkedHashMap<>();
+
+    static {
+        TABLES.put("javagen.ts_decimal", JavaGen::tsDecimal);
+        TABLES.put("javagen.avro_types", JavaGen::avroTypes);
+        TABLES.put("javagen.part_legacy", g -> g.partitioned("part_legacy", "true"));
+        TABLES.put("javagen.part_nonlegacy", g -> g.partitioned("part_nonlegacy", "false"));
+        TABLES.put("javagen.path_dir", JavaGen::pathDir);
+        TABLES.put("javagen.commits", JavaGen::commits);
+        TABLES.put("javagen.branchy", JavaGen::branchy);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> a = new HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) a.put(args[i], args[i + 1]);
+        if (!a.containsKey("--warehouse") || !a.containsKey("--expected") || !a.containsKey("--cases")) {
+            throw new IllegalArgumentException("usage: --warehouse DIR --expected DIR --cases FILE [--tables a,b]");
+        }
+        Set<String> only = a.containsKey("--tables") ? new HashSet<>(Arrays.asList(a.get("--tables").split(","))) : null;
+        Path wh = Paths.get(a.get("--warehouse")).toAbsolutePath();
+        Files.createDirectories(wh);
+        try (Catalog cat = CatalogFactory.createCatalog(CatalogContext.create(new org.apache.paimon.fs.Path(wh.toString())))) {
+            cat.createDatabase(DB, true);
+            JavaGen g = new JavaGen(cat, Paths.get(a.get("--expected")));
+            for (Map.Entry<String, TableGen> e : TABLES.entrySet()) {
+                if (only != null && !only.contains(e.getKey())) continue;
+                cat.dropTable(Identifier.fromString(e.getKey()), true);
+                e.getValue().run(g);
+                System.out.println("wrote " + e.getKey());
+            }
+            String version = org.apache.paimon.Snapshot.class.getPackage().getImplementationVersion();
+            try (Writer w = Files.newBufferedWriter(Paths.get(a.get("--cases")), StandardCharsets.UTF_8)) {
+                w.write("{\"generator\":\"resources/java JavaGen\",\"writer_version\":\"java paimon "
+                        + (version == null ? "1.3.1" : version) + "\",\"cases\":[\n" + String.join(",\n", g.cases) + "\n]}\n");
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------ helpers
+
+    private Table create(String name, Schema schema) throws Exception {
+        Identifier id = Identifier.create(DB, name);
+        catalog.createTable(id, schema, false);
+        return catalog.getTable(id);
+    }
+
+    private static void write(Table t, List<? extends InternalRow> rows, Map<String, String> overwrite) throws Exception {
+        BatchWriteBuilder wb = t.newBatchWriteBuilder();
+        if (overwrite != null) wb = wb.withOverwrite(overwrite);
+        try (BatchTableWrite w = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
+            for (InternalRow r : rows) w.write(r);
+            c.commit(w.prepareCommit());
+        }
+    }
+
+    private static long latest(Table t) {
+        return t.latestSnapshot().map(s -> s.id()).orElseThrow();
+    }
+
+    /**
+     * Reads a case with Java Paimon and records it. The filter text (our syntax, parsed by the
+     * Go side) and the Java predicate are written side by side here; executeFilter makes the
+     * Java read an exact row filter rather than file pruning only.
+     */
+    private void dump(Table table, String tableName, String branch, String caseName, Long snapshot,
+                      List<String> projection, String filterText, Function<PredicateBuilder, Predicate> filter)
+            throws Exception {
+        Table t = snapshot == null ? table : table.copy(Collections.singletonMap("scan.snapshot-id", snapshot.toString()));
+        ReadBuilder rb = t.newReadBuilder();
+        RowType rowType = t.rowType();
+        if (filter != null) rb = rb.withFilter(filter.apply(new PredicateBuilder(rowType)));
+        if (projection != null) {
+            int[] idx = projection.stream().mapToInt(rowType::getFieldIndex).toArray();
+            rb = rb.withProjection(idx);
+            rowType = rowType.project(idx);
+        }
+        List<String> lines = new ArrayList<>();
+        var read = rb.newRead();
+        if (filter != null) read = read.executeFilter();
+        try (RecordReader<InternalRow> reader = read.createReader(rb.newScan().plan())) {
+            final RowType rt = rowType;
+            reader.forEachRemaining(r -> lines.add(Canon.row(r, rt)));
+        }
+        lines.sort(Canon::codePointCompare);
+        String dir = tableName + (branch == null ? "" : "@" + branch);
+        Path out = expected.resolve(dir).resolve(caseName + ".jsonl");
+        Files.createDirectories(out.getParent());
+        Files.write(out, lines.isEmpty() ? new byte[0] : (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+        StringBuilder c = new StringBuilder("{\"table\":").append(Canon.str(tableName))
+                .append(",\"case\":").append(Canon.str(caseName))
+                .append(",\"snapshot\":").append(snapshot == null ? "null" : snapshot.toString())
+                .append(",\"projection\":");
+        if (projection == null) c.append("null");
+        else {
+            c.append('[');
+            for (int i = 0; i < projection.size(); i++) c.append(i > 0 ? "," : "").append(Canon.str(projection.get(i)));
+            c.append(']');
+        }
+        c.append(",\"filter\":").append(filterText == null ? "null" : Canon.str(filterText))
+                .append(",\"expected\":").append(Canon.str("expected/" + dir + "/" + caseName + ".jsonl"))
+                .append(",\"rows\":").append(lines.size())
+                .append(",\"writer\":\"java\"");
+        if (branch != null) c.append(",\"branch\":").append(Canon.str(branch));
+        cases.add(c.append('}').toString());
+    }
+
+    private void full(Table t, String name) throws Exception {
+        dump(t, name, null, "full", null, null, null, null);
+    }
+
+    private static BinaryString s(String v) {
+        return v == null ? null : BinaryString.fromString(v);
+    }
+
+    private static Decimal dec(String v, int p, int sc) {
+        return v == null ? null : Decimal.fromBigDecimal(new BigDecimal(v), p, sc);
+    }
+
+    private static Timestamp ts(String iso) {
+        return iso == null ? null : Timestamp.fromLocalDateTime(LocalDateTime.parse(iso));
+    }
+
+    // ------------------------------------------------------------------------------------ tables
+
+    private static final String[] TS9 = {"1970-01-01T00:00:00.000000001", "1969-12-31T23:59:59.999999999",
+        "2024-02-29T12:34:56.123456789", "0001-01-01T00:00:00", "9999-12-31T23:59:59.999999999", "1900-01-01T00:00:00.5", null};
+    private static final String[][] DECS = {
+        {"-999.99", "-99999999999999.9999", "-99999999999999999999.9999999999"},
+        {"999.99", "99999999999999.9999", "99999999999999999999.9999999999"},
+        {"0.00", "0.0000", "0E-10"}, {"-0.01", "-0.0001", "-0.0000000001"},
+        {"123.45", "12345678.9012", "1234567890.0123456789"}, {null, null, null}, {"1.50", "-1.5000", "42.0000000000"}};
+
+    /** INT96 (p > 6) timestamps and INT32 / INT64 / FIXED_LEN_BYTE_ARRAY decimals, Java's Parquet layout. */
+    private static void tsDecimal(JavaGen g) throws Exception {
+        Schema schema = Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull())
+                .column("ts9", DataTypes.TIMESTAMP(9)).column("ltz9", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(9))
+                .column("ts7", DataTypes.TIMESTAMP(7)).column("ts3", DataTypes.TIMESTAMP(3))
+                .column("ltz6", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6))
+                .column("d5_2", DataTypes.DECIMAL(5, 2)).column("d18_4", DataTypes.DECIMAL(18, 4))
+                .column("d30_10", DataTypes.DECIMAL(30, 10))
+                .column("s", DataTypes.STRING()).column("b", DataTypes.BYTES()).column("dt", DataTypes.DATE())
+                .column("arr", DataTypes.ARRAY(DataTypes.TIMESTAMP(9)))
+                .column("m", DataTypes.MAP(DataTypes.INT().notNull(), DataTypes.DECIMAL(18, 4)))
+                .column("r", DataTypes.ROW(DataTypes.FIELD(100, "a", DataTypes.INT()), DataTypes.FIELD(101, "t", DataTypes.TIMESTAMP(9))))
+                .option("file.format", "parquet")
+                .build();
+        Table t = g.create("ts_decimal", schema);
+        List<GenericRow> rows = new ArrayList<>();
+        Random rnd = new Random(7);
+        for (int i = 0; i < 28; i++) {
+            String t9 = TS9[i % TS9.length];
+            String[] d = DECS[i % DECS.length];
+            Map<Object, Object> m = new HashMap<>();
+            m.put(i, dec(d[1], 18, 4));
+            m.put(-i - 1, dec("0.5", 18, 4));
+            rows.add(GenericRow.of(i, ts(t9), ts(t9), ts(t9), ts(t9 == null ? null : t9.substring(0, Math.min(t9.length(), 23))),
+                    ts(t9), dec(d[0], 5, 2), dec(d[1], 18, 4), dec(d[2], 30, 10),
+                    s(i % 5 == 0 ? null : "row-" + i + " \u00e9\u00e8 \u65e5\u672c"), i % 4 == 0 ? null : new byte[] {(byte) i, (byte) rnd.nextInt(256), 0},
+                    i % 6 == 0 ? null : i * 1000 - 9000,
+                    new GenericArray(new Object[] {ts(t9), null}), new GenericMap(m),
+                    i % 3 == 0 ? null : GenericRow.of(i, ts(t9))));
+        }
+        write(t, rows.subList(0, 20), null);
+        long s1 = latest(t);
+        write(t, rows.subList(20, rows.size()), null);
+        g.full(t, "javagen.ts_decimal");
+        g.dump(t, "javagen.ts_decimal", null, "snap1_full", s1, null, null, null);
+        g.dump(t, "javagen.ts_decimal", null, "proj", null, List.of("d30_10", "ltz9", "id"), null, null);
+        g.dump(t, "javagen.ts_decimal", null, "filter_decimal", null, null, "d18_4 > 0",
+                pb -> pb.greaterThan(7, Decimal.fromBigDecimal(BigDecimal.ZERO, 18, 4)));
+        g.dump(t, "javagen.ts_decimal", null, "filter_ts9", null, null,
+                "ts9 >= TIMESTAMP '2024-02-29 12:34:56.123456789'",
+                pb -> pb.greaterOrEqual(1, ts("2024-02-29T12:34:56.123456789")));
+    }
+
+    /** Avro data files: maps with string keys (Avro map) and int keys (array of key/value records), nullable array items. */
+    private static void avroTypes(JavaGen g) throws Exception {
+        Schema schema = Schema.newBuilder()
+                .column("id", DataTypes.BIGINT())
+                .column("s", DataTypes.STRING()).column("c", DataTypes.CHAR(3)).column("vc", DataTypes.VARCHAR(8))
+                .column("d5_2", DataTypes.DECIMAL(5, 2)).column("d30_10", DataTypes.DECIMAL(30, 10))
+                .column("ts3", DataTypes.TIMESTAMP(3)).column("ts6", DataTypes.TIMESTAMP(6))
+                .column("ltz3", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3))
+                .column("dt", DataTypes.DATE()).column("bin", DataTypes.BINARY(2))
+                .column("arr", DataTypes.ARRAY(DataTypes.STRING()))
+                .column("ms", DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.INT()))
+                .column("mi", DataTypes.MAP(DataTypes.INT().notNull(), DataTypes.ARRAY(DataTypes.STRING())))
+                .column("r", DataTypes.ROW(DataTypes.FIELD(100, "x", DataTypes.STRING()),
+                        DataTypes.FIELD(101, "y", DataTypes.ROW(DataTypes.FIELD(102, "z", DataTypes.DATE())))))
+                .option("file.format", "avro").option("file.compression", "snappy")
+                .build();
+        Table t = g.create("avro_types", schema);
+        List<GenericRow> rows = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            Map<Object, Object> ms = new HashMap<>();
+            ms.put(s("k" + i), i % 2 == 0 ? null : i);
+            ms.put(s("\u00fc"), -i);
+            Map<Object, Object> mi = new HashMap<>();
+            mi.put(i, new GenericArray(new Object[] {s("a"), null}));
+            String t9 = TS9[i % TS9.length];
+            rows.add(i == 19 ? new GenericRow(15) : GenericRow.of((long) i * 1_000_000_007L, s(i % 3 == 0 ? "" : "s\"" + i), s("ab" + (i % 10)),
+                    s("v" + i), dec(DECS[i % DECS.length][0], 5, 2), dec(DECS[i % DECS.length][2], 30, 10),
+                    ts(t9 == null ? null : t9.substring(0, Math.min(t9.length(), 23))),
+                    ts(t9 == null ? null : t9.substring(0, Math.min(t9.length(), 26))),
+                    ts("2024-01-0" + (1 + i % 9) + "T10:00:00.123"), i * 100 - 700, new byte[] {(byte) i, 1},
+                    new GenericArray(new Object[] {s("x" + i), null, s("")}), new GenericMap(ms), new GenericMap(mi),
+                    GenericRow.of(s("r" + i), i % 4 == 0 ? null : GenericRow.of(i * 3))));
+        }
+        rows.get(19).setField(0, 19L);
+        write(t, rows, null);
+        g.full(t, "javagen.avro_types");
+        g.dump(t, "javagen.avro_types", null, "proj", null, List.of("mi", "id", "r"), null, null);
+    }
+
+    private static final String[] REGIONS = {"a/b", "x=y", "sp ace", "pct%41", "colon:semi;", "\u00fcn\u00ef", "q?#[]", null};
+
+    /** Java partition-path escaping; with partition.legacy-name=true (the default) DATE partitions are day numbers in the path. */
+    private void partitioned(String name, String legacy) throws Exception {
+        Schema schema = Schema.newBuilder()
+                .column("id", DataTypes.INT()).column("dt", DataTypes.DATE()).column("flag", DataTypes.BOOLEAN())
+                .column("ts", DataTypes.TIMESTAMP(3)).column("region", DataTypes.STRING()).column("v", DataTypes.DECIMAL(10, 2))
+                .partitionKeys("dt", "flag", "ts", "region")
+                .option("partition.legacy-name", legacy)
+                .build();
+        Table t = create(name, schema);
+        List<GenericRow> rows = new ArrayList<>();
+        for (int i = 0; i < 24; i++) {
+            rows.add(GenericRow.of(i, i % 7 == 6 ? null : 19723 + i % 2, i % 5 == 4 ? null : i % 2 == 0,
+                    ts("2024-01-01T0" + (i % 2) + ":30:00.250"), s(REGIONS[i % REGIONS.length]), dec(i + ".25", 10, 2)));
+        }
+        write(t, rows, null);
+        String tn = DB + "." + name;
+        full(t, tn);
+        dump(t, tn, null, "filter_region", null, null, "region IN ('a/b', 'x=y', 'q?#[]') OR dt = DATE '2024-01-02'",
+                pb -> PredicateBuilder.or(pb.in(4, List.of(s("a/b"), s("x=y"), s("q?#[]"))), pb.equal(1, 19724)));
+        dump(t, tn, null, "proj_parts", null, List.of("region", "flag", "id"), null, null);
+    }
+
+    /** Data files under <table>/data/... instead of <table>/<partition>/bucket-N. */
+    private static void pathDir(JavaGen g) throws Exception {
+        Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("p", DataTypes.STRING())
+                .partitionKeys("p").option("data-file.path-directory", "data").build();
+        Table t = g.create("path_dir", schema);
+        List<GenericRow> rows = new ArrayList<>();
+        for (int i = 0; i < 10; i++) rows.add(GenericRow.of(i, s("p" + i % 3)));
+        write(t, rows, null);
+        g.full(t, "javagen.path_dir");
+    }
+
+    /** Several commits on a fixed-bucket append table: appends, a partition overwrite and a full compaction. */
+    private static void commits(JavaGen g) throws Exception {
+        Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("p", DataTypes.INT())
+                .column("s", DataTypes.STRING()).partitionKeys("p")
+                .option("bucket", "2").option("bucket-key", "id").option("file.format", "parquet").build();
+        Table t = g.create("commits", schema);
+        List<Long> snaps = new ArrayList<>();
+        for (int c = 0; c < 3; c++) {
+            List<GenericRow> rows = new ArrayList<>();
+            for (int i = 0; i < 6; i++) rows.add(GenericRow.of(c * 100 + i, i % 2, s("c" + c + "-" + i)));
+            write(t, rows, null);
+            snaps.add(latest(t));
+        }
+        write(t, List.of(GenericRow.of(999, 1, s("overwritten"))), Map.of("p", "1"));
+        snaps.add(latest(t));
+        BatchWriteBuilder wb = t.newBatchWriteBuilder();
+        try (BatchTableWrite w = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
+            for (int p = 0; p < 2; p++) {
+                for (int b = 0; b < 2; b++) {
+                    org.apache.paimon.data.BinaryRow part = new BinaryRow(1);
+                    org.apache.paimon.data.BinaryRowWriter bw = new org.apache.paimon.data.BinaryRowWriter(part);
+                    bw.writeInt(0, p);
+                    bw.complete();
+                    w.compact(part, b, true);
+                }
+            }
+            c.commit(w.prepareCommit());
+        }
+        snaps.add(latest(t));
+        g.full(t, "javagen.commits");
+        for (int i = 0; i < snaps.size(); i++) {
+            g.dump(t, "javagen.commits", null, "snap" + snaps.get(i) + "_full", snaps.get(i), null, null, null);
+        }
+        g.dump(t, "javagen.commits", null, "filter_p", null, null, "p = 0 AND id < 150",
+                pb -> PredicateBuilder.and(pb.equal(1, 0), pb.lessThan(0, 150)));
+    }
+
+    /** A branch created from a tag, then diverging writes on main and the branch. */
+    private static void branchy(JavaGen g) throws Exception {
+        Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("s", DataTypes.STRING()).build();
+        Table t = g.create("branchy", schema);
+        write(t, List.of(GenericRow.of(1, s("base")), GenericRow.of(2, s("base"))), null);
+        t.createTag("t1", latest(t));
+        t.createBranch("b1", "t1");
+        write(t, List.of(GenericRow.of(3, s("main"))), null);
+        Table b = g.catalog.getTable(new Identifier(DB, "branchy", "b1"));
+        write(b, List.of(GenericRow.of(4, s("branch")), GenericRow.of(5, s("branch"))), null);
+        g.full(t, "javagen.branchy");
+        g.dump(b, "javagen.branchy", "b1", "full", null, null, null, null);
+    }
+
+}
