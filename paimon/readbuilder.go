@@ -176,9 +176,13 @@ func (rb *ReadBuilder) resolve(ctx context.Context) (*snapshot.Snapshot, *schema
 			return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
 		}
 	default:
-		snap, err = t.snapshots.Latest(ctx)
+		var ok bool
+		snap, ok, err = t.snapshots.Latest(ctx)
 		if err != nil {
 			return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
+		}
+		if !ok {
+			snap = nil
 		}
 	}
 	s := t.schema

@@ -303,8 +303,8 @@ func (b *StreamReadBuilder) NewStreamingScan(ctx context.Context) (*StreamingSca
 	if _, err := projectFields(t.schema, b.projection); err != nil {
 		return nil, fmt.Errorf("table %s: %w", t.name, err)
 	}
-	s := &StreamingScan{b: b, t: t, schema: t.schema, producer: t.schema.Option("changelog-producer", "none")}
-	s.overwrite = t.schema.BoolOption("streaming-read-overwrite", false)
+	s := &StreamingScan{b: b, t: t, schema: t.schema, producer: t.schema.ChangelogProducer()}
+	s.overwrite = t.schema.StreamingReadOverwrite()
 	if b.readOverwrite != nil {
 		s.overwrite = *b.readOverwrite
 	}
@@ -451,11 +451,11 @@ func (s *StreamingScan) start(ctx context.Context) (*StreamPlan, error) {
 		s.SetNextSnapshotID(max(s.b.startSnapshot, earliest))
 		return nil, nil
 	case StartFromTimestamp:
-		snap, err := sm.EarlierThanTime(ctx, s.b.startTime.UnixMilli())
+		snap, found, err := sm.EarlierThanTime(ctx, s.b.startTime.UnixMilli())
 		if err != nil {
 			return nil, fmt.Errorf("table %s: %w", t.name, err)
 		}
-		if snap == nil {
+		if !found {
 			s.SetNextSnapshotID(earliest)
 		} else {
 			s.SetNextSnapshotID(snap.ID + 1)
@@ -506,7 +506,7 @@ func (s *StreamingScan) fullPlan(ctx context.Context, id int64) (*StreamPlan, er
 
 func (s *StreamingScan) streamPlan(snap *snapshot.Snapshot, splits []*Split) *StreamPlan {
 	return &StreamPlan{
-		SnapshotID: snap.ID, CommitKind: snap.CommitKind, CommitTime: time.UnixMilli(snap.TimeMillis),
+		SnapshotID: snap.ID, CommitKind: string(snap.CommitKind), CommitTime: time.UnixMilli(snap.TimeMillis),
 		SchemaID: snap.SchemaID, Watermark: snap.Watermark, Splits: splits, NextSnapshotID: s.next,
 	}
 }

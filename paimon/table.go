@@ -68,7 +68,7 @@ func openTable(ctx context.Context, fio fileio.FileIO, root, name, branch string
 // checkSupported refuses tables whose correct reading needs a feature this
 // reader lacks, so no caller ever gets silently wrong rows.
 func checkSupported(s *schema.TableSchema) error {
-	switch tt := s.Option("type", "table"); tt {
+	switch tt := s.TableType(); tt {
 	case "table", "materialized-table":
 	default:
 		return fmt.Errorf("table type %q: %w", tt, ErrUnsupported)
@@ -76,7 +76,7 @@ func checkSupported(s *schema.TableSchema) error {
 	if len(s.PrimaryKeys) > 0 {
 		return fmt.Errorf("primary-key tables (primary key %s): %w", strings.Join(s.PrimaryKeys, ", "), ErrUnsupported)
 	}
-	if s.BoolOption("data-evolution.enabled", false) {
+	if s.DataEvolutionEnabled() {
 		return fmt.Errorf("data-evolution.enabled=true: %w", ErrUnsupported)
 	}
 	for _, opt := range []string{"scan.fallback-branch", "scan.primary-branch"} {
@@ -84,7 +84,7 @@ func checkSupported(s *schema.TableSchema) error {
 			return fmt.Errorf("option %s=%s (reads from another branch): %w", opt, v, ErrUnsupported)
 		}
 	}
-	if s.BoolOption("chain-table.enabled", false) {
+	if s.ChainTableEnabled() {
 		return fmt.Errorf("chain tables: %w", ErrUnsupported)
 	}
 	if _, err := arrowconv.Schema(s.Fields); err != nil {
@@ -124,11 +124,11 @@ func (t *Table) pathFactory(s *schema.TableSchema) *scan.PathFactory {
 	}
 	return &scan.PathFactory{
 		Root:           t.root,
-		DataDir:        s.Option("data-file.path-directory", ""),
+		DataDir:        s.DataFilePathDirectory(),
 		PartitionKeys:  s.PartitionKeys,
 		PartitionTypes: ptypes,
-		DefaultName:    s.Option("partition.default-name", "__DEFAULT_PARTITION__"),
-		Legacy:         s.BoolOption("partition.legacy-name", true),
+		DefaultName:    s.PartitionDefaultName(),
+		Legacy:         s.PartitionLegacyName(),
 	}
 }
 

@@ -19,10 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/connect-paimon/connect-paimon/paimon/arrowconv"
-	"github.com/connect-paimon/connect-paimon/paimon/cast"
-	"github.com/connect-paimon/connect-paimon/paimon/deletionvector"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
-	"github.com/connect-paimon/connect-paimon/paimon/format"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/scan"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"

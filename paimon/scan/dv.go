@@ -31,7 +31,7 @@ func (p *Planner) attachDeletionVectors(ctx context.Context, snap *snapshot.Snap
 		bucket int32
 	}
 	byBucket := map[key]map[string]DeletionFile{}
-	indexInDataDir := p.Schema.BoolOption("index-file-in-data-file-dir", false)
+	indexInDataDir := p.Schema.IndexFileInDataFileDir()
 	for i := range entries {
 		e := &entries[i]
 		if e.Kind != manifest.Add || e.IndexType != indexTypeDV {

@@ -218,7 +218,7 @@ func (p *Planner) PlanOverwriteChanges(ctx context.Context, snap *snapshot.Snaps
 	added := map[id]bool{}
 	deleted := map[id]bool{}
 	for i := range entries {
-		k := manifest.EntryIdentifier(&entries[i])
+		k := manifest.EntryIdentifier(entries[i])
 		if entries[i].Kind == manifest.Add {
 			added[k] = true
 		} else {
@@ -228,7 +228,7 @@ func (p *Planner) PlanOverwriteChanges(ctx context.Context, snap *snapshot.Snaps
 	var before, after []manifest.Entry
 	for i := range entries {
 		e := entries[i]
-		k := manifest.EntryIdentifier(&e)
+		k := manifest.EntryIdentifier(e)
 		if added[k] && deleted[k] {
 			continue
 		}
