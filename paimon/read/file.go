@@ -33,10 +33,10 @@ type colPlan struct {
 
 // fileReader reads one data file and maps its columns to the needed ones.
 type fileReader struct {
-	s     *splitReader
-	path  string
-	fr    format.Reader
-	cols  []colPlan
+	s      *splitReader
+	path   string
+	fr     format.Reader
+	cols   []colPlan
 	consts []arrow.Array // cached partition/null columns, sized to the last batch
 }
 
