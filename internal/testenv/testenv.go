@@ -1,0 +1,70 @@
+// Package testenv finds the reference implementations (pypaimon, Java
+// Paimon via Maven) for tests, and decides what happens when one is
+// missing: locally the test is skipped with a loud message, in CI
+// (CI=true) it fails, so a missing install step can never pass as green.
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// RepoRoot returns the repository root (the directory holding go.mod).
+func RepoRoot(t testing.TB) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("testenv: cannot locate source file")
+	}
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// InCI reports whether the tests run under CI.
+func InCI() bool { return os.Getenv("CI") == "true" }
+
+// Unavailable skips the test loudly, or fails it in CI.
+func Unavailable(t testing.TB, what string) {
+	t.Helper()
+	msg := "!!! " + what + " !!!"
+	if InCI() {
+		t.Fatal("required in CI: " + msg)
+	}
+	t.Skip("SKIPPING: " + msg)
+}
+
+// Python returns a python interpreter with pypaimon 2.1.0: $PAIMON_PYTHON,
+// else resources/.venv/bin/python (what .ci/run creates).
+func Python(t testing.TB) string {
+	t.Helper()
+	py := os.Getenv("PAIMON_PYTHON")
+	if py == "" {
+		py = filepath.Join(RepoRoot(t), "resources", ".venv", "bin", "python")
+	}
+	if _, err := os.Stat(py); err != nil {
+		Unavailable(t, "no pypaimon python at "+py+" (set PAIMON_PYTHON, or: python3 -m venv resources/.venv && resources/.venv/bin/pip install -r resources/pygen/requirements.txt)")
+	}
+	if out, err := exec.Command(py, "-c", "import pypaimon").CombinedOutput(); err != nil {
+		Unavailable(t, "pypaimon not importable with "+py+": "+string(out))
+	}
+	return py
+}
+
+// RunPython runs a python script with args and returns its stdout; a
+// failure fails the test with the script's output.
+func RunPython(t testing.TB, script string, args ...string) string {
+	t.Helper()
+	py := Python(t)
+	cmd := exec.Command(py, append([]string{script}, args...)...)
+	var stderr []byte
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); ok {
+		stderr = ee.Stderr
+	}
+	if err != nil {
+		t.Fatalf("python %s %v: %v\n%s", filepath.Base(script), args, err, stderr)
+	}
+	return string(out)
+}
