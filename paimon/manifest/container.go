@@ -69,8 +69,17 @@ func decodeFile[T any](ctx context.Context, fio fileio.FileIO, path string, req 
 		return err
 	}
 	defer rd.Close()
-	if err := req.check(rd.Schema().Root().ExpandReferences()); err != nil {
-		return fmt.Errorf("writer schema: %w", err)
+	// Paimon's writers define every nested record once, so the root tree can
+	// be checked as is; expanding named references costs as much as parsing
+	// the schema and is only done when a reference hides a nested record.
+	root := rd.Schema().Root()
+	if err := req.check(root); err != nil {
+		if !errors.Is(err, errNamedReference) {
+			return fmt.Errorf("writer schema: %w", err)
+		}
+		if err := req.check(root.ExpandReferences()); err != nil {
+			return fmt.Errorf("writer schema: %w", err)
+		}
 	}
 	for n := 0; ; n++ {
 		if n%ctxCheckEvery == 0 {
@@ -109,6 +118,9 @@ func (r *schemaReq) check(n *avro.SchemaNode) error {
 	}
 	rec := unwrapNullable(n)
 	if rec == nil || rec.Type != "record" {
+		if rec != nil && isNamedReference(rec) {
+			return errNamedReference
+		}
 		return fmt.Errorf("expected a record, got %q", n.Type)
 	}
 	byName := make(map[string]*avro.SchemaNode, len(rec.Fields))
@@ -135,6 +147,9 @@ func (r *schemaReq) check(n *avro.SchemaNode) error {
 			continue
 		}
 		arr := unwrapNullable(fn)
+		if arr != nil && isNamedReference(arr) {
+			return errNamedReference
+		}
 		if arr == nil || arr.Type != "array" || arr.Items == nil {
 			return fmt.Errorf("field %s: expected an array, got %q", name, fn.Type)
 		}
@@ -143,6 +158,21 @@ func (r *schemaReq) check(n *avro.SchemaNode) error {
 		}
 	}
 	return nil
+}
+
+// errNamedReference reports that a required nested record is given as a
+// reference to a type defined elsewhere in the schema.
+var errNamedReference = errors.New("named type reference")
+
+// isNamedReference tells a reference to a named type from a primitive or an
+// inline complex type: anything else Avro spells with a bare name.
+func isNamedReference(n *avro.SchemaNode) bool {
+	switch n.Type {
+	case "null", "boolean", "int", "long", "float", "double", "bytes", "string",
+		"record", "enum", "array", "map", "fixed", "union":
+		return false
+	}
+	return true
 }
 
 // unwrapNullable returns the non-null branch of a ["null", T] union, or n.

@@ -214,3 +214,39 @@ func TestReadManifestFuncStops(t *testing.T) {
 		t.Fatalf("got %v after %d calls", err, calls)
 	}
 }
+
+// TestNamedReferenceSchema decodes a manifest whose writer schema defines the
+// stats record once and refers to it by name afterwards (legal Avro, not what
+// Java or pypaimon write today).
+func TestNamedReferenceSchema(t *testing.T) {
+	s := avro.MustParse(`{"type":"record","name":"e","fields":[
+		{"name":"_VERSION","type":"int"},{"name":"_KIND","type":"int"},
+		{"name":"_PARTITION","type":"bytes"},{"name":"_BUCKET","type":"int"},
+		{"name":"_TOTAL_BUCKETS","type":"int"},
+		{"name":"_FILE","type":{"type":"record","name":"f","fields":[
+			{"name":"_FILE_NAME","type":"string"},{"name":"_FILE_SIZE","type":"long"},
+			{"name":"_ROW_COUNT","type":"long"},{"name":"_MIN_KEY","type":"bytes"},
+			{"name":"_MAX_KEY","type":"bytes"},
+			{"name":"_KEY_STATS","type":{"type":"record","name":"stats","fields":[
+				{"name":"_MIN_VALUES","type":"bytes"},{"name":"_MAX_VALUES","type":"bytes"},
+				{"name":"_NULL_COUNTS","type":["null",{"type":"array","items":["null","long"]}]}]}},
+			{"name":"_VALUE_STATS","type":"stats"},
+			{"name":"_MIN_SEQUENCE_NUMBER","type":"long"},{"name":"_MAX_SEQUENCE_NUMBER","type":"long"},
+			{"name":"_SCHEMA_ID","type":"long"},{"name":"_LEVEL","type":"int"},
+			{"name":"_EXTRA_FILES","type":{"type":"array","items":"string"}}]}}]}`)
+	stats := map[string]any{"_MIN_VALUES": []byte{1}, "_MAX_VALUES": []byte{2}, "_NULL_COUNTS": []any{int64(0)}}
+	data := writeOCF(t, s, nil, []map[string]any{{"_VERSION": 2, "_KIND": 0, "_PARTITION": []byte{0},
+		"_BUCKET": 3, "_TOTAL_BUCKETS": 4, "_FILE": map[string]any{
+			"_FILE_NAME": "data-1.parquet", "_FILE_SIZE": int64(10), "_ROW_COUNT": int64(5),
+			"_MIN_KEY": []byte{}, "_MAX_KEY": []byte{}, "_KEY_STATS": stats, "_VALUE_STATS": stats,
+			"_MIN_SEQUENCE_NUMBER": int64(1), "_MAX_SEQUENCE_NUMBER": int64(2), "_SCHEMA_ID": int64(0),
+			"_LEVEL": 1, "_EXTRA_FILES": []string{}}}})
+	es, err := ReadManifest(context.Background(), memFS{crafted: data}, crafted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 1 || es[0].File.FileName != "data-1.parquet" || string(es[0].File.ValueStats.MaxValues) != "\x02" ||
+		es[0].Bucket != 3 || es[0].File.Level != 1 {
+		t.Fatalf("got %+v", es)
+	}
+}
