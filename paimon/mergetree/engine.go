@@ -1,0 +1,587 @@
+package mergetree
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+	"unicode"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/connect-paimon/connect-paimon/paimon/types"
+)
+
+// rowRef points at one record of a batch.
+type rowRef struct {
+	b *batch
+	i int
+}
+
+func (r rowRef) kind() RowKind { return r.b.rowKind(r.i) }
+
+// mergeFunc folds the records of one key, oldest first, like Java's
+// MergeFunction (reset, add..., getResult).
+type mergeFunc interface {
+	reset()
+	add(r rowRef) error
+	// emit appends the merged row to out (one writer per output column,
+	// reading need column cols[j]) and returns its kind. ok is false when
+	// the key has no row to return.
+	emit(out []*colWriter, cols []int) (kind RowKind, ok bool, err error)
+}
+
+// dedupe is DeduplicateMergeFunction: the last record wins; a retract
+// result makes the key disappear (DropDeleteReader). With ignore-delete
+// retracts are skipped, so the previous version survives.
+type dedupe struct {
+	ignoreDelete bool
+	last         rowRef
+	has          bool
+}
+
+func (d *dedupe) reset() { d.has = false; d.last = rowRef{} }
+
+func (d *dedupe) add(r rowRef) error {
+	if d.ignoreDelete && r.kind().IsRetract() {
+		return nil
+	}
+	d.last, d.has = r, true
+	return nil
+}
+
+func (d *dedupe) emit(out []*colWriter, cols []int) (RowKind, bool, error) {
+	if !d.has || d.last.kind().IsRetract() {
+		return 0, false, nil
+	}
+	for j, w := range out {
+		w.appendRef(d.last.b.cols[cols[j]], d.last.i)
+	}
+	return d.last.kind(), true, nil
+}
+
+// firstRow is FirstRowMergeFunction: the first (oldest) record wins.
+// Retracts are an error unless ignore-delete skips them.
+type firstRow struct {
+	ignoreDelete bool
+	first        rowRef
+	has          bool
+}
+
+func (f *firstRow) reset() { f.has = false; f.first = rowRef{} }
+
+func (f *firstRow) add(r rowRef) error {
+	if r.kind().IsRetract() {
+		if f.ignoreDelete {
+			return nil
+		}
+		// Java: "By default, First row merge engine can not accept
+		// DELETE/UPDATE_BEFORE records."
+		return fmt.Errorf("first-row merge engine got a %s record; set ignore-delete=true to skip DELETE/UPDATE_BEFORE records", r.kind())
+	}
+	if !f.has {
+		f.first, f.has = r, true
+	}
+	return nil
+}
+
+func (f *firstRow) emit(out []*colWriter, cols []int) (RowKind, bool, error) {
+	if !f.has {
+		return 0, false, nil
+	}
+	for j, w := range out {
+		w.appendRef(f.first.b.cols[cols[j]], f.first.i)
+	}
+	return f.first.kind(), true, nil
+}
+
+// partialUpdate is PartialUpdateMergeFunction without sequence groups or
+// per-field aggregators (refused by CheckSupported): each non-null field
+// of a newer record overwrites the accumulated one. Retracts are an error
+// unless ignore-delete; the result is +I, or nothing if no insert was met.
+type partialUpdate struct {
+	ignoreDelete bool
+	acc          []rowRef // per need column; b == nil is NULL
+	has          bool
+}
+
+func (p *partialUpdate) reset() {
+	for i := range p.acc {
+		p.acc[i] = rowRef{}
+	}
+	p.has = false
+}
+
+func (p *partialUpdate) add(r rowRef) error {
+	if r.kind().IsRetract() {
+		if p.ignoreDelete {
+			return nil
+		}
+		// Java: "By default, Partial update can not accept delete
+		// records, you can choose one of the following solutions: 1.
+		// Configure 'ignore-delete' ..."
+		return fmt.Errorf("partial-update merge engine got a %s record; set ignore-delete=true to skip them (partial-update.remove-record-on-delete is not supported)", r.kind())
+	}
+	p.has = true
+	for j, c := range r.b.cols {
+		if !c.IsNull(r.i) {
+			p.acc[j] = r
+		}
+	}
+	return nil
+}
+
+func (p *partialUpdate) emit(out []*colWriter, cols []int) (RowKind, bool, error) {
+	if !p.has {
+		return 0, false, nil
+	}
+	for j, w := range out {
+		ref := p.acc[cols[j]]
+		if ref.b == nil {
+			w.appendNull()
+		} else {
+			w.appendRef(ref.b.cols[cols[j]], ref.i)
+		}
+	}
+	return Insert, true, nil
+}
+
+// aggregate is AggregateMergeFunction without sequence groups: one field
+// aggregator per column, add for +I/+U and retract for -U/-D; the result
+// is always +I (AggregateMergeFunction.getResult).
+type aggregate struct {
+	aggs []fieldAgg // per need column
+	has  bool
+}
+
+func (a *aggregate) reset() {
+	for _, g := range a.aggs {
+		g.reset()
+	}
+	a.has = false
+}
+
+func (a *aggregate) add(r rowRef) error {
+	a.has = true
+	retract := r.kind().IsRetract()
+	for j, g := range a.aggs {
+		if retract {
+			if err := g.retract(r.b.cols[j], r.i); err != nil {
+				return err
+			}
+		} else if err := g.add(r.b.cols[j], r.i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *aggregate) emit(out []*colWriter, cols []int) (RowKind, bool, error) {
+	if !a.has {
+		return 0, false, nil
+	}
+	for j, w := range out {
+		if err := a.aggs[cols[j]].emit(w); err != nil {
+			return 0, false, err
+		}
+	}
+	return Insert, true, nil
+}
+
+// fieldAgg is Java's FieldAggregator for one column.
+type fieldAgg interface {
+	reset()
+	add(a arrow.Array, i int) error
+	retract(a arrow.Array, i int) error
+	emit(w *colWriter) error
+}
+
+// newFieldAgg builds the aggregator of one column. name is the column for
+// messages; fn one of knownAgg or "primary-key".
+func newFieldAgg(fn, name string, t types.DataType, ignoreRetract bool, delim string) (fieldAgg, error) {
+	var g fieldAgg
+	switch fn {
+	case "primary-key", "last_value", "last_non_null_value", "first_value", "first_non_null_value":
+		g = &refAgg{fn: fn, name: name}
+	case "min", "max":
+		c, err := comparator(t)
+		if err != nil {
+			return nil, fmt.Errorf("aggregate %s on column %q: %w", fn, name, err)
+		}
+		g = &refAgg{fn: fn, name: name, cmp: c}
+	case "sum":
+		g = &sumAgg{name: name, t: t}
+	case "count":
+		g = &countAgg{}
+	case "listagg":
+		g = &listAgg{name: name, delim: delim}
+	case "bool_and", "bool_or":
+		g = &boolAgg{and: fn == "bool_and", name: name}
+	default:
+		return nil, fmt.Errorf("aggregate function %q on column %q: %w", fn, name, types.ErrUnsupported)
+	}
+	if ignoreRetract {
+		g = ignoreRetractAgg{g}
+	}
+	return g, nil
+}
+
+// errNoRetract is FieldAggregator.retract's default refusal.
+func errNoRetract(fn, name string) error {
+	return fmt.Errorf("aggregate function %q (column %q) does not support retraction; configure fields.%s.ignore-retract=true to ignore retraction messages", fn, name, name)
+}
+
+// ignoreRetractAgg is FieldIgnoreRetractAgg: retracts leave the
+// accumulator unchanged.
+type ignoreRetractAgg struct{ fieldAgg }
+
+func (ignoreRetractAgg) retract(arrow.Array, int) error { return nil }
+
+// refAgg keeps a reference to one input value: primary-key, last_value,
+// last_non_null_value, first_value, first_non_null_value, min, max.
+type refAgg struct {
+	fn, name string
+	cmp      cmpFunc
+	arr      arrow.Array // nil: NULL accumulator
+	idx      int
+	init     bool // first_value / first_non_null_value have taken a value
+}
+
+func (g *refAgg) reset() { g.arr, g.init = nil, false }
+
+func (g *refAgg) set(a arrow.Array, i int) {
+	if a.IsNull(i) {
+		g.arr = nil
+		return
+	}
+	g.arr, g.idx = a, i
+}
+
+func (g *refAgg) add(a arrow.Array, i int) error {
+	null := a.IsNull(i)
+	switch g.fn {
+	case "primary-key", "last_value":
+		g.set(a, i)
+	case "last_non_null_value":
+		if !null {
+			g.set(a, i)
+		}
+	case "first_value":
+		if !g.init {
+			g.init = true
+			g.set(a, i)
+		}
+	case "first_non_null_value":
+		if !g.init && !null {
+			g.init = true
+			g.set(a, i)
+		}
+	case "min", "max":
+		// FieldMinAgg/FieldMaxAgg: a NULL side yields the other one.
+		if null {
+			return nil
+		}
+		if g.arr == nil {
+			g.set(a, i)
+			return nil
+		}
+		c := g.cmp(a, i, g.arr, g.idx)
+		if (g.fn == "min" && c < 0) || (g.fn == "max" && c > 0) {
+			g.set(a, i)
+		}
+	}
+	return nil
+}
+
+func (g *refAgg) retract(a arrow.Array, i int) error {
+	switch g.fn {
+	case "primary-key":
+		g.set(a, i)
+	case "last_value":
+		// FieldLastValueAgg.retract returns null.
+		g.arr = nil
+	case "last_non_null_value":
+		// FieldLastNonNullValueAgg.retract: a non-null retract clears
+		// the value, a null one keeps it.
+		if !a.IsNull(i) {
+			g.arr = nil
+		}
+	default:
+		return errNoRetract(g.fn, g.name)
+	}
+	return nil
+}
+
+func (g *refAgg) emit(w *colWriter) error {
+	if g.arr == nil {
+		w.appendNull()
+	} else {
+		w.appendRef(g.arr, g.idx)
+	}
+	return nil
+}
+
+// sumAgg is FieldSumAgg. Integer sums wrap at the column's width like
+// Java's (byte)/(short)/int/long arithmetic; FLOAT sums in float32;
+// a DECIMAL sum that overflows the precision becomes NULL
+// (DecimalUtils.add → Decimal.fromBigDecimal returns null).
+type sumAgg struct {
+	name string
+	t    types.DataType
+	acc  any // nil, int64, float64, float32 or *big.Int (unscaled decimal)
+}
+
+func (g *sumAgg) reset() { g.acc = nil }
+
+func (g *sumAgg) value(a arrow.Array, i int) (any, error) {
+	switch x := a.(type) {
+	case *array.Int8:
+		return int64(x.Value(i)), nil
+	case *array.Int16:
+		return int64(x.Value(i)), nil
+	case *array.Int32:
+		return int64(x.Value(i)), nil
+	case *array.Int64:
+		return x.Value(i), nil
+	case *array.Float32:
+		return x.Value(i), nil
+	case *array.Float64:
+		return x.Value(i), nil
+	case *array.Decimal128:
+		return x.Value(i).BigInt(), nil
+	}
+	return nil, fmt.Errorf("sum on column %q: Arrow type %s: %w", g.name, a.DataType(), types.ErrUnsupported)
+}
+
+func (g *sumAgg) wrap(v int64) int64 {
+	switch g.t.Root {
+	case types.TinyInt:
+		return int64(int8(v))
+	case types.SmallInt:
+		return int64(int16(v))
+	case types.Int:
+		return int64(int32(v))
+	}
+	return v
+}
+
+func (g *sumAgg) combine(x, y any, neg bool) any {
+	switch a := x.(type) {
+	case int64:
+		b := y.(int64)
+		if neg {
+			return g.wrap(a - b)
+		}
+		return g.wrap(a + b)
+	case float32:
+		b := y.(float32)
+		if neg {
+			return a - b
+		}
+		return a + b
+	case float64:
+		b := y.(float64)
+		if neg {
+			return a - b
+		}
+		return a + b
+	case *big.Int:
+		r := new(big.Int)
+		if neg {
+			r.Sub(a, y.(*big.Int))
+		} else {
+			r.Add(a, y.(*big.Int))
+		}
+		if decimalOverflows(r, g.t.Precision) {
+			return nil
+		}
+		return r
+	}
+	return nil
+}
+
+func negate(v any, wrap func(int64) int64) any {
+	switch x := v.(type) {
+	case int64:
+		return wrap(-x)
+	case float32:
+		return -x
+	case float64:
+		return -x
+	case *big.Int:
+		return new(big.Int).Neg(x)
+	}
+	return nil
+}
+
+func (g *sumAgg) add(a arrow.Array, i int) error {
+	if a.IsNull(i) {
+		return nil
+	}
+	v, err := g.value(a, i)
+	if err != nil {
+		return err
+	}
+	if g.acc == nil {
+		g.acc = v
+		return nil
+	}
+	g.acc = g.combine(g.acc, v, false)
+	return nil
+}
+
+func (g *sumAgg) retract(a arrow.Array, i int) error {
+	if a.IsNull(i) {
+		return nil
+	}
+	v, err := g.value(a, i)
+	if err != nil {
+		return err
+	}
+	if g.acc == nil {
+		g.acc = negate(v, g.wrap)
+		return nil
+	}
+	g.acc = g.combine(g.acc, v, true)
+	return nil
+}
+
+func (g *sumAgg) emit(w *colWriter) error {
+	switch x := g.acc.(type) {
+	case nil:
+		w.appendNull()
+		return nil
+	case *big.Int:
+		return w.appendVal(decimal128.FromBigInt(x))
+	case float32:
+		return w.appendVal(x)
+	case float64:
+		if g.t.Root == types.Float {
+			return w.appendVal(float32(x))
+		}
+		return w.appendVal(x)
+	}
+	return w.appendVal(g.acc)
+}
+
+func decimalOverflows(u *big.Int, precision int) bool {
+	lim := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(precision)), nil)
+	return new(big.Int).Abs(u).Cmp(lim) >= 0
+}
+
+// countAgg is FieldCountAgg, quirks included: a NULL accumulator or input
+// yields the accumulator, or 1 when the accumulator is NULL — for retracts
+// too.
+type countAgg struct{ acc *int64 }
+
+func (g *countAgg) reset() { g.acc = nil }
+
+func (g *countAgg) step(a arrow.Array, i int, d int64) {
+	if g.acc == nil || a.IsNull(i) {
+		if g.acc == nil {
+			one := int64(1)
+			g.acc = &one
+		}
+		return
+	}
+	v := *g.acc + d
+	g.acc = &v
+}
+
+func (g *countAgg) add(a arrow.Array, i int) error     { g.step(a, i, 1); return nil }
+func (g *countAgg) retract(a arrow.Array, i int) error { g.step(a, i, -1); return nil }
+
+func (g *countAgg) emit(w *colWriter) error {
+	if g.acc == nil {
+		w.appendNull()
+		return nil
+	}
+	v := *g.acc
+	if w.t.Root == types.Int {
+		return w.appendVal(int32(v))
+	}
+	return w.appendVal(v)
+}
+
+// listAgg is FieldListaggAgg without distinct: blank inputs are skipped,
+// a blank accumulator is replaced, otherwise acc + delimiter + input.
+type listAgg struct {
+	name, delim string
+	acc         *string
+}
+
+func (g *listAgg) reset() { g.acc = nil }
+
+func isBlank(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return !unicode.IsSpace(r) }) < 0
+}
+
+func (g *listAgg) add(a arrow.Array, i int) error {
+	if a.IsNull(i) {
+		return nil
+	}
+	s := a.(*array.String).Value(i)
+	if isBlank(s) {
+		return nil
+	}
+	if g.acc == nil || isBlank(*g.acc) {
+		v := strings.Clone(s)
+		g.acc = &v
+		return nil
+	}
+	v := *g.acc + g.delim + s
+	g.acc = &v
+	return nil
+}
+
+func (g *listAgg) retract(arrow.Array, int) error { return errNoRetract("listagg", g.name) }
+
+func (g *listAgg) emit(w *colWriter) error {
+	if g.acc == nil {
+		w.appendNull()
+		return nil
+	}
+	return w.appendVal(*g.acc)
+}
+
+// boolAgg is FieldBoolAndAgg / FieldBoolOrAgg: a NULL side yields the
+// other one.
+type boolAgg struct {
+	and  bool
+	name string
+	acc  *bool
+}
+
+func (g *boolAgg) reset() { g.acc = nil }
+
+func (g *boolAgg) add(a arrow.Array, i int) error {
+	if a.IsNull(i) {
+		return nil
+	}
+	v := a.(*array.Boolean).Value(i)
+	if g.acc != nil {
+		if g.and {
+			v = *g.acc && v
+		} else {
+			v = *g.acc || v
+		}
+	}
+	g.acc = &v
+	return nil
+}
+
+func (g *boolAgg) retract(arrow.Array, int) error {
+	if g.and {
+		return errNoRetract("bool_and", g.name)
+	}
+	return errNoRetract("bool_or", g.name)
+}
+
+func (g *boolAgg) emit(w *colWriter) error {
+	if g.acc == nil {
+		w.appendNull()
+		return nil
+	}
+	return w.appendVal(*g.acc)
+}

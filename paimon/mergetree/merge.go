@@ -1,0 +1,739 @@
+package mergetree
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/connect-paimon/connect-paimon/paimon/arrowconv"
+	"github.com/connect-paimon/connect-paimon/paimon/binrow"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/format"
+	"github.com/connect-paimon/connect-paimon/paimon/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/schema"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
+)
+
+// Options configures a merge or raw reader of one split.
+type Options struct {
+	// Schema is the read schema (the table's latest, or the one being
+	// time-travelled to). Its options select the merge engine.
+	Schema *schema.TableSchema
+	// Schemas resolves the schemas older files were written with; it may
+	// be nil when every file has Schema's id.
+	Schemas SchemaSource
+	// Fields are the output columns, a projection of Schema.Fields.
+	Fields []types.DataField
+	// BatchSize is the number of rows per batch, read and returned
+	// (format.DefaultBatchSize when zero).
+	BatchSize int
+	// Alloc allocates Arrow memory; nil means the Go allocator.
+	Alloc memory.Allocator
+	// RowKindColumn, when not empty, prepends a string column of that name
+	// holding each row's kind (+I, -U, +U, -D), for streaming reads.
+	RowKindColumn string
+}
+
+// layout is the column plan shared by the merge and raw readers.
+type layout struct {
+	need    []types.DataField // read-schema columns read from files
+	outSrc  []int             // per output field: need index, or -1-partIdx
+	keyIdx  []int             // need indices of the trimmed primary key
+	keyCmp  []cmpFunc
+	seqIdx  []int // need indices of sequence.field
+	seqCmp  []cmpFunc
+	out     *arrow.Schema
+	outCols []int // need indices of the non-partition output fields
+}
+
+func newLayout(o *Options, c *config) (*layout, error) {
+	l := &layout{}
+	s := o.Schema
+	needIdx := func(f types.DataField) int {
+		if i := types.FieldByID(l.need, f.ID); i >= 0 {
+			return i
+		}
+		l.need = append(l.need, f)
+		return len(l.need) - 1
+	}
+	for _, f := range o.Fields {
+		if types.FieldByID(s.Fields, f.ID) < 0 {
+			return nil, fmt.Errorf("output column %q (id %d) is not in schema %d", f.Name, f.ID, s.ID)
+		}
+		if pi := indexOf(s.PartitionKeys, f.Name); pi >= 0 {
+			l.outSrc = append(l.outSrc, -1-pi)
+			continue
+		}
+		j := needIdx(f)
+		l.outSrc = append(l.outSrc, j)
+		l.outCols = append(l.outCols, j)
+	}
+	for _, f := range s.TrimmedPrimaryKeyFields() {
+		c, err := comparator(f.Type)
+		if err != nil {
+			return nil, fmt.Errorf("primary key %q: %w", f.Name, err)
+		}
+		l.keyIdx = append(l.keyIdx, needIdx(f))
+		l.keyCmp = append(l.keyCmp, c)
+	}
+	if c != nil {
+		for _, name := range c.seqFields {
+			if indexOf(s.PartitionKeys, name) >= 0 {
+				continue // constant within a split
+			}
+			f, _ := s.Field(name)
+			cf, err := comparator(f.Type)
+			if err != nil {
+				return nil, fmt.Errorf("sequence.field %q: %w", name, err)
+			}
+			l.seqIdx = append(l.seqIdx, needIdx(f))
+			l.seqCmp = append(l.seqCmp, cf)
+		}
+	}
+	fs, err := arrowconv.Fields(o.Fields)
+	if err != nil {
+		return nil, err
+	}
+	if o.RowKindColumn != "" {
+		fs = append([]arrow.Field{{Name: o.RowKindColumn, Type: arrow.BinaryTypes.String}}, fs...)
+	}
+	l.out = arrow.NewSchema(fs, nil)
+	return l, nil
+}
+
+func indexOf(xs []string, s string) int {
+	for i, x := range xs {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// run is one sorted run: a level-0 file, or the key-ordered,
+// non-overlapping files of one level ≥ 1, streamed batch by batch.
+type run struct {
+	files []*scan.DataFile
+	next  int
+	src   *fileSource
+	cur   *batch
+	row   int
+}
+
+func (r *run) ref() rowRef { return rowRef{r.cur, r.row} }
+
+// Reader returns the merged (or raw) rows of one split as Arrow record
+// batches. It implements array.RecordReader.
+type Reader struct {
+	refs   atomic.Int64
+	ctx    context.Context
+	fio    fileio.FileIO
+	opts   Options
+	cfg    *config
+	l      *layout
+	sp     *scan.Split
+	mem    memory.Allocator
+	batchN int
+
+	// merge state
+	heap    runHeap
+	mf      mergeFunc
+	writers []*colWriter
+	kinds   *array.StringBuilder
+	pending int
+	pinned  []*batch
+	started bool
+
+	// raw state
+	raw     bool
+	fileIdx int
+	rawSrc  *fileSource
+
+	rec arrow.RecordBatch
+	err error
+}
+
+// NewMergeReader returns a reader of the merged view of one split (files
+// of one partition and bucket): for each primary key the merge engine's
+// result, with -U/-D results dropped. The planner decides which files the
+// split holds (level-0 files hidden per SkipLevel0; postpone buckets
+// skipped); every file is merged. Memory is bounded by the number of
+// sorted runs times the batch size.
+func NewMergeReader(ctx context.Context, fio fileio.FileIO, sp *scan.Split, opts Options) (*Reader, error) {
+	cfg, err := parseConfig(opts.Schema)
+	if err != nil {
+		return nil, err
+	}
+	r, err := newReader(ctx, fio, sp, opts, cfg)
+	if err != nil {
+		return nil, err
+	}
+	switch cfg.engine {
+	case EngineDeduplicate:
+		r.mf = &dedupe{ignoreDelete: cfg.ignoreDelete}
+	case EngineFirstRow:
+		r.mf = &firstRow{ignoreDelete: cfg.ignoreDelete}
+	case EnginePartialUpdate:
+		r.mf = &partialUpdate{ignoreDelete: cfg.ignoreDelete, acc: make([]rowRef, len(r.l.need))}
+	case EngineAggregation:
+		a := &aggregate{}
+		pks := map[string]bool{}
+		for _, k := range opts.Schema.PrimaryKeys {
+			pks[k] = true
+		}
+		for _, f := range r.l.need {
+			fn := cfg.aggFor(f.Name)
+			if pks[f.Name] {
+				fn = "primary-key"
+			}
+			delim, ok := cfg.listaggDelim[f.Name]
+			if !ok {
+				delim = ","
+			}
+			g, err := newFieldAgg(fn, f.Name, f.Type, cfg.ignoreRetract[f.Name], delim)
+			if err != nil {
+				r.Release()
+				return nil, err
+			}
+			a.aggs = append(a.aggs, g)
+		}
+		r.mf = a
+	}
+	for _, f := range r.l.outCols {
+		w, err := newColWriter(r.l.need[f].Type, r.mem)
+		if err != nil {
+			r.Release()
+			return nil, err
+		}
+		r.writers = append(r.writers, w)
+	}
+	if opts.RowKindColumn != "" {
+		r.kinds = array.NewStringBuilder(r.mem)
+	}
+	return r, nil
+}
+
+// NewRawReader returns a reader of the split's records as they are, file
+// after file in split order, each with its _VALUE_KIND as row kind and
+// retracts kept: the streaming view of delta files (changelog-producer
+// none) and of changelog files. Deletion vectors still apply.
+func NewRawReader(ctx context.Context, fio fileio.FileIO, sp *scan.Split, opts Options) (*Reader, error) {
+	if len(opts.Schema.PrimaryKeys) == 0 {
+		return nil, fmt.Errorf("table (schema %d) has no primary key; the raw key-value reader is for primary-key tables", opts.Schema.ID)
+	}
+	r, err := newReader(ctx, fio, sp, opts, nil)
+	if err != nil {
+		return nil, err
+	}
+	r.raw = true
+	return r, nil
+}
+
+func newReader(ctx context.Context, fio fileio.FileIO, sp *scan.Split, opts Options, cfg *config) (*Reader, error) {
+	if opts.Schema == nil {
+		return nil, errors.New("mergetree: Options.Schema is required")
+	}
+	if len(sp.PartitionValues) < len(opts.Schema.PartitionKeys) {
+		return nil, fmt.Errorf("split of bucket %d has %d partition values, schema %d has %d partition keys",
+			sp.Bucket, len(sp.PartitionValues), opts.Schema.ID, len(opts.Schema.PartitionKeys))
+	}
+	l, err := newLayout(&opts, cfg)
+	if err != nil {
+		return nil, err
+	}
+	r := &Reader{ctx: ctx, fio: fio, opts: opts, cfg: cfg, l: l, sp: sp, mem: opts.Alloc, batchN: opts.BatchSize}
+	if r.mem == nil {
+		r.mem = memory.DefaultAllocator
+	}
+	if r.batchN <= 0 {
+		r.batchN = format.DefaultBatchSize
+	}
+	r.refs.Store(1)
+	return r, nil
+}
+
+// Retain increases the reference count.
+func (r *Reader) Retain() { r.refs.Add(1) }
+
+// Release decreases the reference count and frees everything at zero.
+func (r *Reader) Release() {
+	if r.refs.Add(-1) != 0 {
+		return
+	}
+	r.releaseRec()
+	for _, ru := range r.heap {
+		ru.close()
+	}
+	r.heap = nil
+	r.releasePinned()
+	for _, w := range r.writers {
+		w.release()
+	}
+	r.writers = nil
+	if r.kinds != nil {
+		r.kinds.Release()
+		r.kinds = nil
+	}
+	if r.rawSrc != nil {
+		r.rawSrc.close()
+		r.rawSrc = nil
+	}
+}
+
+// Schema is the output schema: the row kind column if requested, then
+// Options.Fields.
+func (r *Reader) Schema() *arrow.Schema { return r.l.out }
+
+// RecordBatch is the current batch, valid until the next call to Next.
+func (r *Reader) RecordBatch() arrow.RecordBatch { return r.rec }
+
+// Record is the deprecated alias of RecordBatch.
+func (r *Reader) Record() arrow.RecordBatch { return r.rec }
+
+// Err is the error that stopped Next, nil at a clean end.
+func (r *Reader) Err() error { return r.err }
+
+func (r *Reader) releaseRec() {
+	if r.rec != nil {
+		r.rec.Release()
+		r.rec = nil
+	}
+}
+
+func (r *Reader) releasePinned() {
+	for _, b := range r.pinned {
+		b.release()
+	}
+	r.pinned = r.pinned[:0]
+}
+
+// Next advances to the next non-empty batch.
+func (r *Reader) Next() bool {
+	r.releaseRec()
+	if r.err != nil {
+		return false
+	}
+	if err := r.ctx.Err(); err != nil {
+		r.err = err
+		return false
+	}
+	var err error
+	if r.raw {
+		r.rec, err = r.nextRaw()
+	} else {
+		r.rec, err = r.nextMerged()
+	}
+	if err != nil {
+		r.err = err
+		return false
+	}
+	return r.rec != nil
+}
+
+func (r *Reader) openRunFile(f *scan.DataFile) (*fileSource, error) {
+	return openFile(r.ctx, r.fio, r.opts.Schemas, r.opts.Schema, f, r.l.need, r.batchN, r.mem)
+}
+
+// advance moves a run to its next record, loading batches and files as
+// needed; ok is false when the run is exhausted. A finished batch is
+// pinned, not released, because the current merge group and pending
+// output rows may still reference it.
+func (r *Reader) advance(ru *run) (bool, error) {
+	if ru.cur != nil {
+		ru.row++
+		if ru.row < ru.cur.n {
+			return true, nil
+		}
+		r.pinned = append(r.pinned, ru.cur)
+		ru.cur = nil
+	}
+	for {
+		if ru.src == nil {
+			if ru.next >= len(ru.files) {
+				return false, nil
+			}
+			f := ru.files[ru.next]
+			ru.next++
+			src, err := r.openRunFile(f)
+			if err != nil {
+				return false, err
+			}
+			ru.src = src
+		}
+		b, err := ru.src.next(r.ctx)
+		if errors.Is(err, io.EOF) {
+			ru.src.close()
+			ru.src = nil
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		if b.n == 0 {
+			b.release()
+			continue
+		}
+		ru.cur, ru.row = b, 0
+		return true, nil
+	}
+}
+
+func (ru *run) close() {
+	if ru.cur != nil {
+		ru.cur.release()
+		ru.cur = nil
+	}
+	if ru.src != nil {
+		ru.src.close()
+		ru.src = nil
+	}
+}
+
+// buildRuns groups the split's files into sorted runs: each level-0 file
+// is a run of its own (level-0 key ranges overlap); the files of a level
+// ≥ 1 form one run ordered by their min keys when the manifest keys decode
+// and do not overlap, else (defensively) each file is its own run.
+func (r *Reader) buildRuns() []*run {
+	byLevel := map[int32][]*scan.DataFile{}
+	var levels []int32
+	for i := range r.sp.Files {
+		f := &r.sp.Files[i]
+		if _, ok := byLevel[f.Meta.Level]; !ok {
+			levels = append(levels, f.Meta.Level)
+		}
+		byLevel[f.Meta.Level] = append(byLevel[f.Meta.Level], f)
+	}
+	sort.Slice(levels, func(i, j int) bool { return levels[i] < levels[j] })
+	var keyTypes []types.DataType
+	for _, f := range r.opts.Schema.TrimmedPrimaryKeyFields() {
+		keyTypes = append(keyTypes, f.Type)
+	}
+	var runs []*run
+	for _, lv := range levels {
+		files := byLevel[lv]
+		if lv > 0 && len(files) > 1 {
+			if ordered, ok := orderByKey(files, keyTypes); ok {
+				runs = append(runs, &run{files: ordered})
+				continue
+			}
+		}
+		for _, f := range files {
+			runs = append(runs, &run{files: []*scan.DataFile{f}})
+		}
+	}
+	return runs
+}
+
+// orderByKey sorts a level's files by min key and checks that key ranges
+// are disjoint, using the manifest's _MIN_KEY/_MAX_KEY rows.
+func orderByKey(files []*scan.DataFile, keyTypes []types.DataType) ([]*scan.DataFile, bool) {
+	type span struct {
+		f        *scan.DataFile
+		min, max []any
+	}
+	spans := make([]span, len(files))
+	for i, f := range files {
+		mn, err1 := binrow.Decode(f.Meta.MinKey, keyTypes)
+		mx, err2 := binrow.Decode(f.Meta.MaxKey, keyTypes)
+		if err1 != nil || err2 != nil || len(mn) != len(keyTypes) || len(mx) != len(keyTypes) {
+			return nil, false
+		}
+		spans[i] = span{f, mn, mx}
+	}
+	cmpKeys := func(a, b []any) (int, bool) {
+		for i := range a {
+			c, ok := compareValues(a[i], b[i])
+			if !ok {
+				return 0, false
+			}
+			if c != 0 {
+				return c, true
+			}
+		}
+		return 0, true
+	}
+	okAll := true
+	sort.SliceStable(spans, func(i, j int) bool {
+		c, ok := cmpKeys(spans[i].min, spans[j].min)
+		if !ok {
+			okAll = false
+		}
+		return c < 0
+	})
+	if !okAll {
+		return nil, false
+	}
+	out := make([]*scan.DataFile, len(spans))
+	for i, s := range spans {
+		if i > 0 {
+			c, ok := cmpKeys(spans[i-1].max, s.min)
+			if !ok || c >= 0 {
+				return nil, false
+			}
+		}
+		out[i] = s.f
+	}
+	return out, true
+}
+
+// compareKey orders two records by primary key only.
+func (r *Reader) compareKey(a, b rowRef) int {
+	for k, idx := range r.l.keyIdx {
+		if c := r.l.keyCmp[k](a.b.cols[idx], a.i, b.b.cols[idx], b.i); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// compare is the merge order: key, then sequence.field values, then
+// _SEQUENCE_NUMBER (SortMergeReaderWithMinHeap), then retracts before
+// adds so that an add with the same sequence wins.
+func (r *Reader) compare(a, b rowRef) int {
+	if c := r.compareKey(a, b); c != 0 {
+		return c
+	}
+	for k, idx := range r.l.seqIdx {
+		if c := r.l.seqCmp[k](a.b.cols[idx], a.i, b.b.cols[idx], b.i); c != 0 {
+			return c
+		}
+	}
+	sa, sb := a.b.seq.Value(a.i), b.b.seq.Value(b.i)
+	switch {
+	case sa < sb:
+		return -1
+	case sa > sb:
+		return 1
+	}
+	ra, rb := a.kind().IsRetract(), b.kind().IsRetract()
+	switch {
+	case ra && !rb:
+		return -1
+	case rb && !ra:
+		return 1
+	}
+	return 0
+}
+
+// runHeap holds the runs that still have records; mergeHeap orders it.
+type runHeap []*run
+
+func (h runHeap) Len() int      { return len(h) }
+func (h runHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *runHeap) Push(x any)   { *h = append(*h, x.(*run)) }
+func (h *runHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// mergeHeap is the min-heap of runs by their current record's merge
+// order; it wraps runHeap because the comparison needs the Reader.
+type mergeHeap struct {
+	runs *runHeap
+	r    *Reader
+}
+
+func (m mergeHeap) Len() int      { return m.runs.Len() }
+func (m mergeHeap) Swap(i, j int) { m.runs.Swap(i, j) }
+func (m mergeHeap) Push(x any)    { m.runs.Push(x) }
+func (m mergeHeap) Pop() any      { return m.runs.Pop() }
+func (m mergeHeap) Less(i, j int) bool {
+	return m.r.compare((*m.runs)[i].ref(), (*m.runs)[j].ref()) < 0
+}
+
+// maxPinned bounds the finished batches kept alive between output
+// flushes: beyond it a smaller batch is returned so memory stays
+// proportional to the number of runs even when most records are deleted.
+func (r *Reader) maxPinned() int { return 2*len(r.heap) + 8 }
+
+func (r *Reader) nextMerged() (arrow.RecordBatch, error) {
+	mh := mergeHeap{runs: &r.heap, r: r}
+	if !r.started {
+		r.started = true
+		for _, ru := range r.buildRuns() {
+			ok, err := r.advance(ru)
+			if err != nil {
+				ru.close()
+				return nil, err
+			}
+			if ok {
+				r.heap = append(r.heap, ru)
+			}
+		}
+		heap.Init(mh)
+	}
+	for {
+		for r.pending < r.batchN && len(r.heap) > 0 && len(r.pinned) <= r.maxPinned() {
+			if err := r.mergeOneKey(mh); err != nil {
+				return nil, err
+			}
+		}
+		if r.pending > 0 {
+			return r.flush()
+		}
+		r.releasePinned()
+		if len(r.heap) == 0 {
+			return nil, nil
+		}
+	}
+}
+
+// mergeOneKey folds all records of the smallest key and appends the
+// result, if any, to the pending output.
+func (r *Reader) mergeOneKey(mh mergeHeap) error {
+	first := r.heap[0].ref()
+	r.mf.reset()
+	for len(r.heap) > 0 {
+		top := r.heap[0]
+		ref := top.ref()
+		if r.compareKey(ref, first) != 0 {
+			break
+		}
+		if err := r.mf.add(ref); err != nil {
+			return fmt.Errorf("merge bucket %d: %w", r.sp.Bucket, err)
+		}
+		ok, err := r.advance(top)
+		if err != nil {
+			return err
+		}
+		if ok {
+			heap.Fix(mh, 0)
+		} else {
+			heap.Pop(mh)
+			top.close()
+		}
+	}
+	kind, ok, err := r.mf.emit(r.writers, r.l.outCols)
+	if err != nil {
+		return fmt.Errorf("merge bucket %d: %w", r.sp.Bucket, err)
+	}
+	if ok {
+		r.pending++
+		if r.kinds != nil {
+			r.kinds.Append(kind.String())
+		}
+	}
+	return nil
+}
+
+// flush turns the pending rows into a record batch and releases the
+// batches they were copied from.
+func (r *Reader) flush() (arrow.RecordBatch, error) {
+	n := r.pending
+	r.pending = 0
+	cols := make([]arrow.Array, 0, len(r.l.out.Fields()))
+	defer func() {
+		for _, c := range cols {
+			c.Release()
+		}
+	}()
+	if r.kinds != nil {
+		cols = append(cols, r.kinds.NewArray())
+	}
+	outs := make([]arrow.Array, len(r.writers))
+	for i, w := range r.writers {
+		a, err := w.finish()
+		if err != nil {
+			for _, o := range outs {
+				if o != nil {
+					o.Release()
+				}
+			}
+			return nil, err
+		}
+		outs[i] = a
+	}
+	wi := 0
+	for j, src := range r.l.outSrc {
+		if src >= 0 {
+			cols = append(cols, outs[wi])
+			wi++
+			continue
+		}
+		c, err := constColumn(r.mem, r.opts.Fields[j].Type, r.sp.PartitionValues[-1-src], n)
+		if err != nil {
+			for _, o := range outs[wi:] {
+				o.Release()
+			}
+			return nil, fmt.Errorf("partition column %q: %w", r.opts.Fields[j].Name, err)
+		}
+		cols = append(cols, c)
+	}
+	r.releasePinned()
+	return array.NewRecordBatch(r.l.out, cols, int64(n)), nil
+}
+
+func (r *Reader) nextRaw() (arrow.RecordBatch, error) {
+	for {
+		if r.rawSrc == nil {
+			if r.fileIdx >= len(r.sp.Files) {
+				return nil, nil
+			}
+			f := &r.sp.Files[r.fileIdx]
+			r.fileIdx++
+			src, err := r.openRunFile(f)
+			if err != nil {
+				return nil, err
+			}
+			r.rawSrc = src
+		}
+		b, err := r.rawSrc.next(r.ctx)
+		if errors.Is(err, io.EOF) {
+			r.rawSrc.close()
+			r.rawSrc = nil
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if b.n == 0 {
+			b.release()
+			continue
+		}
+		rec, err := r.rawBatch(b)
+		b.release()
+		return rec, err
+	}
+}
+
+func (r *Reader) rawBatch(b *batch) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, 0, len(r.l.out.Fields()))
+	defer func() {
+		for _, c := range cols {
+			c.Release()
+		}
+	}()
+	if r.opts.RowKindColumn != "" {
+		kb := array.NewStringBuilder(r.mem)
+		kb.Reserve(b.n)
+		for i := 0; i < b.n; i++ {
+			kb.Append(b.rowKind(i).String())
+		}
+		cols = append(cols, kb.NewArray())
+		kb.Release()
+	}
+	for j, src := range r.l.outSrc {
+		if src >= 0 {
+			c := b.cols[src]
+			c.Retain()
+			cols = append(cols, c)
+			continue
+		}
+		c, err := constColumn(r.mem, r.opts.Fields[j].Type, r.sp.PartitionValues[-1-src], b.n)
+		if err != nil {
+			return nil, fmt.Errorf("partition column %q: %w", r.opts.Fields[j].Name, err)
+		}
+		cols = append(cols, c)
+	}
+	return array.NewRecordBatch(r.l.out, cols, int64(b.n)), nil
+}
