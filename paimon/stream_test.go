@@ -202,9 +202,9 @@ func TestStreamReadOverwrite(t *testing.T) {
 func TestStreamStartModesAndEnd(t *testing.T) {
 	ctx := context.Background()
 	w := newWriter(t, "-1", false)
-	w.append(0, 2, "")   // 1
-	w.append(10, 2, "")  // 2
-	w.append(20, 2, "")  // 3
+	w.append(0, 2, "")  // 1
+	w.append(10, 2, "") // 2
+	w.append(20, 2, "") // 3
 	tbl := w.table(ctx)
 	snap2, err := tbl.Snapshots().Snapshot(ctx, 2)
 	if err != nil {
