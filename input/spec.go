@@ -173,8 +173,8 @@ The row as a JSON object keyed by column name, with every Paimon type mapped wit
 - CHAR/VARCHAR: a string; invalid UTF-8 bytes are replaced by U+FFFD.
 - BINARY/VARBINARY: standard base64 string.
 - DATE: ` + "`\"YYYY-MM-DD\"`" + `. TIME: ` + "`\"HH:MM:SS.mmm\"`" + `.
-- TIMESTAMP(p): a local date-time without offset, with the fraction digits of the stored unit
-  (3, 6 or 9; none for whole-second values of precision 0), e.g. ` + "`\"2024-01-02T03:04:05.123456\"`" + `.
+- TIMESTAMP(p): a local date-time without offset, with 3 fraction digits for p 0..3, 6 for p 4..6
+  and 9 for p 7..9 (the stored unit), e.g. ` + "`\"2024-01-02T03:04:05.123456\"`" + `.
   It has no time zone in Paimon, so none is invented.
 - TIMESTAMP(p) WITH LOCAL TIME ZONE: the same in UTC with a ` + "`Z`" + ` suffix (RFC 3339).
 - ARRAY/VECTOR: JSON arrays. ROW: JSON objects. MAP with string keys: a JSON object; MAP with any

@@ -1,0 +1,663 @@
+package input
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
+
+// RowKindColumn is the column the library adds when asked for row kinds. It
+// travels as message metadata, never in the body.
+const RowKindColumn = "_row_kind"
+
+// RowEncoder writes the rows of Arrow records as JSON objects. It binds typed
+// writers to a record's columns once (Reset) so that encoding a row is a walk
+// over pre-resolved closures appending to a caller-owned buffer: no per-row
+// maps, interfaces or reflection.
+type RowEncoder struct {
+	schema  *arrow.Schema
+	keys    [][]byte // `"name":` per body column, with the leading comma where needed
+	body    []int    // record column index of each body column
+	rowKind int      // record column index of _row_kind, -1 if absent
+
+	writers []valueWriter
+	kinds   *array.String
+}
+
+// valueWriter appends the JSON of one value (null included) of a bound array.
+type valueWriter func(dst []byte, i int) []byte
+
+// NewRowEncoder prepares an encoder for records of one schema. It fails on a
+// column whose Arrow type has no JSON rendering, naming the column, so a bad
+// schema is reported once rather than per row.
+func NewRowEncoder(schema *arrow.Schema) (*RowEncoder, error) {
+	e := &RowEncoder{schema: schema, rowKind: -1}
+	for i, f := range schema.Fields() {
+		if f.Name == RowKindColumn {
+			if f.Type.ID() != arrow.STRING {
+				return nil, fmt.Errorf("column %s: want string, got %s", RowKindColumn, f.Type)
+			}
+			e.rowKind = i
+			continue
+		}
+		if err := checkType(f.Type); err != nil {
+			return nil, fmt.Errorf("column %q: %w", f.Name, err)
+		}
+		key := make([]byte, 0, len(f.Name)+4)
+		if len(e.body) > 0 {
+			key = append(key, ',')
+		}
+		key = appendJSONString(key, f.Name)
+		key = append(key, ':')
+		e.keys = append(e.keys, key)
+		e.body = append(e.body, i)
+	}
+	return e, nil
+}
+
+// Schema is the schema the encoder was built for.
+func (e *RowEncoder) Schema() *arrow.Schema { return e.schema }
+
+// HasRowKind reports whether records carry the _row_kind column.
+func (e *RowEncoder) HasRowKind() bool { return e.rowKind >= 0 }
+
+// Reset binds the encoder to a record of its schema. The record must stay
+// alive (not released) while rows are encoded from it.
+func (e *RowEncoder) Reset(rec arrow.RecordBatch) error {
+	if !rec.Schema().Equal(e.schema) {
+		return fmt.Errorf("record schema %s differs from encoder schema %s", rec.Schema(), e.schema)
+	}
+	e.writers = e.writers[:0]
+	for _, c := range e.body {
+		w, err := bindWriter(rec.Column(c))
+		if err != nil {
+			return fmt.Errorf("column %q: %w", e.schema.Field(c).Name, err)
+		}
+		e.writers = append(e.writers, w)
+	}
+	e.kinds = nil
+	if e.rowKind >= 0 {
+		e.kinds = rec.Column(e.rowKind).(*array.String)
+	}
+	return nil
+}
+
+// AppendRow appends row i of the bound record as one JSON object.
+func (e *RowEncoder) AppendRow(dst []byte, i int) []byte {
+	dst = append(dst, '{')
+	for j, w := range e.writers {
+		dst = append(dst, e.keys[j]...)
+		dst = w(dst, i)
+	}
+	return append(dst, '}')
+}
+
+// RowKind returns the row kind of row i ("+I", "-U", "+U", "-D"), or "" when
+// the record has no row kind column. Known kinds come back as constants so the
+// string never aliases the Arrow buffer, which is released with the record.
+func (e *RowEncoder) RowKind(i int) string {
+	if e.kinds == nil || e.kinds.IsNull(i) {
+		return ""
+	}
+	switch v := e.kinds.Value(i); v {
+	case "+I":
+		return "+I"
+	case "-U":
+		return "-U"
+	case "+U":
+		return "+U"
+	case "-D":
+		return "-D"
+	default:
+		return string([]byte(v))
+	}
+}
+
+var errUnsupportedArrow = errors.New("no JSON rendering for Arrow type")
+
+func checkType(t arrow.DataType) error {
+	switch t := t.(type) {
+	case *arrow.NullType, *arrow.BooleanType,
+		*arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Int64Type,
+		*arrow.Uint8Type, *arrow.Uint16Type, *arrow.Uint32Type, *arrow.Uint64Type,
+		*arrow.Float32Type, *arrow.Float64Type, *arrow.Decimal128Type,
+		*arrow.StringType, *arrow.LargeStringType, *arrow.BinaryType, *arrow.LargeBinaryType,
+		*arrow.FixedSizeBinaryType, *arrow.Date32Type, *arrow.Date64Type,
+		*arrow.Time32Type, *arrow.Time64Type, *arrow.TimestampType:
+		return nil
+	case *arrow.MapType:
+		if err := checkType(t.KeyType()); err != nil {
+			return err
+		}
+		return checkType(t.ItemType())
+	case *arrow.ListType:
+		return checkType(t.Elem())
+	case *arrow.LargeListType:
+		return checkType(t.Elem())
+	case *arrow.FixedSizeListType:
+		return checkType(t.Elem())
+	case *arrow.StructType:
+		for _, f := range t.Fields() {
+			if err := checkType(f.Type); err != nil {
+				return fmt.Errorf("field %q: %w", f.Name, err)
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("%w %s", errUnsupportedArrow, t)
+}
+
+var nullJSON = []byte("null")
+
+func bindWriter(arr arrow.Array) (valueWriter, error) {
+	switch a := arr.(type) {
+	case *array.Null:
+		return func(dst []byte, _ int) []byte { return append(dst, nullJSON...) }, nil
+	case *array.Boolean:
+		return func(dst []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(dst, nullJSON...)
+			}
+			return strconv.AppendBool(dst, a.Value(i))
+		}, nil
+	case *array.Int8:
+		return intWriter(a, func(i int) int64 { return int64(a.Value(i)) }), nil
+	case *array.Int16:
+		return intWriter(a, func(i int) int64 { return int64(a.Value(i)) }), nil
+	case *array.Int32:
+		vs := a.Int32Values()
+		return func(dst []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(dst, nullJSON...)
+			}
+			return strconv.AppendInt(dst, int64(vs[i]), 10)
+		}, nil
+	case *array.Int64:
+		vs := a.Int64Values()
+		return func(dst []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(dst, nullJSON...)
+			}
+			return strconv.AppendInt(dst, vs[i], 10)
+		}, nil
+	case *array.Uint8:
+		return uintWriter(a, func(i int) uint64 { return uint64(a.Value(i)) }), nil
+	case *array.Uint16:
+		return uintWriter(a, func(i int) uint64 { return uint64(a.Value(i)) }), nil
+	case *array.Uint32:
+		return uintWriter(a, func(i int) uint64 { return uint64(a.Value(i)) }), nil
+	case *array.Uint64:
+		return uintWriter(a, func(i int) uint64 { return a.Value(i) }), nil
+	case *array.Float32:
+		return func(dst []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(dst, nullJSON...)
+			}
+			return appendFloat(dst, float64(a.Value(i)), 32)
+		}, nil
+	case *array.Float64:
+		vs := a.Float64Values()
+		return func(dst []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(dst, nullJSON...)
+			}
+			return appendFloat(dst, vs[i], 64)
+		}, nil
+	case *array.Decimal128:
+		scale := int(a.DataType().(*arrow.Decimal128Type).Scale)
+		return func(dst []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(dst, nullJSON...)
+			}
+			dst = append(dst, '"')
+			dst = appendDecimal128(dst, a.Value(i), scale)
+			return append(dst, '"')
+		}, nil
+	case *array.String:
+		return func(dst []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(dst, nullJSON...)
+			}
+			return appendJSONString(dst, a.Value(i))
+		}, nil
+	case *array.LargeString:
+		return func(dst []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(dst, nullJSON...)
+			}
+			return appendJSONString(dst, a.Value(i))
+		}, nil
+	case *array.Binary:
+		return bytesWriter(a, a.Value), nil
+	case *array.LargeBinary:
+		return bytesWriter(a, a.Value), nil
+	case *array.FixedSizeBinary:
+		return bytesWriter(a, a.Value), nil
+	case *array.Date32:
+		return func(dst []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(dst, nullJSON...)
+			}
+			dst = append(dst, '"')
+			dst = appendDate(dst, int64(a.Value(i)))
+			return append(dst, '"')
+		}, nil
+	case *array.Date64:
+		return func(dst []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(dst, nullJSON...)
+			}
+			dst = append(dst, '"')
+			dst = appendDate(dst, floorDiv(int64(a.Value(i)), 86_400_000))
+			return append(dst, '"')
+		}, nil
+	case *array.Time32:
+		unit := a.DataType().(*arrow.Time32Type).Unit
+		return func(dst []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(dst, nullJSON...)
+			}
+			return appendTimeOfDay(dst, int64(a.Value(i)), unit)
+		}, nil
+	case *array.Time64:
+		unit := a.DataType().(*arrow.Time64Type).Unit
+		return func(dst []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(dst, nullJSON...)
+			}
+			return appendTimeOfDay(dst, int64(a.Value(i)), unit)
+		}, nil
+	case *array.Timestamp:
+		tt := a.DataType().(*arrow.TimestampType)
+		unit, zoned := tt.Unit, tt.TimeZone != ""
+		return func(dst []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(dst, nullJSON...)
+			}
+			return appendTimestamp(dst, int64(a.Value(i)), unit, zoned)
+		}, nil
+	case *array.Map:
+		return mapWriter(a)
+	case array.ListLike:
+		elem, err := bindWriter(a.ListValues())
+		if err != nil {
+			return nil, err
+		}
+		return func(dst []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(dst, nullJSON...)
+			}
+			start, end := a.ValueOffsets(i)
+			dst = append(dst, '[')
+			for j := start; j < end; j++ {
+				if j > start {
+					dst = append(dst, ',')
+				}
+				dst = elem(dst, int(j))
+			}
+			return append(dst, ']')
+		}, nil
+	case *array.Struct:
+		st := a.DataType().(*arrow.StructType)
+		keys := make([][]byte, st.NumFields())
+		fields := make([]valueWriter, st.NumFields())
+		for k, f := range st.Fields() {
+			w, err := bindWriter(a.Field(k))
+			if err != nil {
+				return nil, fmt.Errorf("field %q: %w", f.Name, err)
+			}
+			fields[k] = w
+			if k > 0 {
+				keys[k] = append(keys[k], ',')
+			}
+			keys[k] = appendJSONString(keys[k], f.Name)
+			keys[k] = append(keys[k], ':')
+		}
+		return func(dst []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(dst, nullJSON...)
+			}
+			dst = append(dst, '{')
+			for k, w := range fields {
+				dst = append(dst, keys[k]...)
+				dst = w(dst, i)
+			}
+			return append(dst, '}')
+		}, nil
+	}
+	return nil, fmt.Errorf("%w %s", errUnsupportedArrow, arr.DataType())
+}
+
+func intWriter(a arrow.Array, get func(int) int64) valueWriter {
+	return func(dst []byte, i int) []byte {
+		if a.IsNull(i) {
+			return append(dst, nullJSON...)
+		}
+		return strconv.AppendInt(dst, get(i), 10)
+	}
+}
+
+func uintWriter(a arrow.Array, get func(int) uint64) valueWriter {
+	return func(dst []byte, i int) []byte {
+		if a.IsNull(i) {
+			return append(dst, nullJSON...)
+		}
+		return strconv.AppendUint(dst, get(i), 10)
+	}
+}
+
+func bytesWriter(a arrow.Array, get func(int) []byte) valueWriter {
+	return func(dst []byte, i int) []byte {
+		if a.IsNull(i) {
+			return append(dst, nullJSON...)
+		}
+		dst = append(dst, '"')
+		dst = base64.StdEncoding.AppendEncode(dst, get(i))
+		return append(dst, '"')
+	}
+}
+
+// mapWriter renders string-keyed maps as objects (the natural JSON shape) and
+// any other key type as a list of {"key","value"} objects, because JSON object
+// keys must be strings and stringifying e.g. an INT key would lose its type.
+// Duplicate string keys, which Paimon never writes, are emitted as stored.
+func mapWriter(a *array.Map) (valueWriter, error) {
+	keyType := a.DataType().(*arrow.MapType).KeyType().ID()
+	keys, err := bindWriter(a.Keys())
+	if err != nil {
+		return nil, fmt.Errorf("map key: %w", err)
+	}
+	items, err := bindWriter(a.Items())
+	if err != nil {
+		return nil, fmt.Errorf("map value: %w", err)
+	}
+	if keyType == arrow.STRING || keyType == arrow.LARGE_STRING {
+		return func(dst []byte, i int) []byte {
+			if a.IsNull(i) {
+				return append(dst, nullJSON...)
+			}
+			start, end := a.ValueOffsets(i)
+			dst = append(dst, '{')
+			for j := start; j < end; j++ {
+				if j > start {
+					dst = append(dst, ',')
+				}
+				// Arrow forbids null map keys; a corrupt one still has to
+				// produce a valid object key.
+				if a.Keys().IsNull(int(j)) {
+					dst = append(dst, `"null"`...)
+				} else {
+					dst = keys(dst, int(j))
+				}
+				dst = append(dst, ':')
+				dst = items(dst, int(j))
+			}
+			return append(dst, '}')
+		}, nil
+	}
+	return func(dst []byte, i int) []byte {
+		if a.IsNull(i) {
+			return append(dst, nullJSON...)
+		}
+		start, end := a.ValueOffsets(i)
+		dst = append(dst, '[')
+		for j := start; j < end; j++ {
+			if j > start {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"key":`...)
+			dst = keys(dst, int(j))
+			dst = append(dst, `,"value":`...)
+			dst = items(dst, int(j))
+			dst = append(dst, '}')
+		}
+		return append(dst, ']')
+	}, nil
+}
+
+// appendFloat writes a float as the shortest JSON number that parses back to
+// the same value at its width, and NaN/±Inf, which JSON lacks, as strings.
+// The exponent switch points match encoding/json so outputs look familiar.
+func appendFloat(dst []byte, f float64, bits int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(dst, `"NaN"`...)
+	case math.IsInf(f, 1):
+		return append(dst, `"Infinity"`...)
+	case math.IsInf(f, -1):
+		return append(dst, `"-Infinity"`...)
+	}
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 {
+		if bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
+			format = 'e'
+		}
+	}
+	n := len(dst)
+	dst = strconv.AppendFloat(dst, f, format, -1, bits)
+	if format == 'e' {
+		// clean up e-09 to e-9
+		m := len(dst) - n
+		if m >= 4 && dst[len(dst)-4] == 'e' && dst[len(dst)-3] == '-' && dst[len(dst)-2] == '0' {
+			dst[len(dst)-2] = dst[len(dst)-1]
+			dst = dst[:len(dst)-1]
+		}
+	}
+	return dst
+}
+
+// appendDecimal128 writes unscaled×10^-scale in plain notation with exactly
+// scale fraction digits. Values that fit an int64 (nearly all) avoid big.Int.
+func appendDecimal128(dst []byte, n decimal128.Num, scale int) []byte {
+	var digits []byte
+	var tmp [40]byte
+	neg := n.Sign() < 0
+	hi, lo := n.HighBits(), n.LowBits()
+	if (hi == 0 && lo <= math.MaxInt64) || (hi == -1 && lo > math.MaxInt64) {
+		v := int64(lo)
+		if v < 0 {
+			digits = strconv.AppendUint(tmp[:0], uint64(-v), 10) // -MinInt64 wraps to itself, and as uint64 is exact
+		} else {
+			digits = strconv.AppendInt(tmp[:0], v, 10)
+		}
+	} else {
+		b := n.BigInt()
+		digits = new(big.Int).Abs(b).Append(tmp[:0], 10)
+	}
+	if neg {
+		dst = append(dst, '-')
+	}
+	if scale <= 0 {
+		dst = append(dst, digits...)
+		for k := 0; k < -scale; k++ {
+			dst = append(dst, '0')
+		}
+		return dst
+	}
+	if len(digits) <= scale {
+		dst = append(dst, '0', '.')
+		for k := len(digits); k < scale; k++ {
+			dst = append(dst, '0')
+		}
+		return append(dst, digits...)
+	}
+	dst = append(dst, digits[:len(digits)-scale]...)
+	dst = append(dst, '.')
+	return append(dst, digits[len(digits)-scale:]...)
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// civil converts days since 1970-01-01 to a proleptic Gregorian date
+// (Howard Hinnant's days_from_civil inverse), avoiding time.Time per value.
+func civil(days int64) (y int64, m, d int) {
+	z := days + 719468
+	era := floorDiv(z, 146097)
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	y = yoe + era*400
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d = int(doy - (153*mp+2)/5 + 1)
+	if mp < 10 {
+		m = int(mp + 3)
+	} else {
+		m = int(mp - 9)
+	}
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
+}
+
+func appendPad(dst []byte, v int64, width int) []byte {
+	var tmp [20]byte
+	s := strconv.AppendInt(tmp[:0], v, 10)
+	for k := len(s); k < width; k++ {
+		dst = append(dst, '0')
+	}
+	return append(dst, s...)
+}
+
+// appendDate writes YYYY-MM-DD; years outside 0..9999 keep ISO 8601's sign
+// and at least four digits.
+func appendDate(dst []byte, days int64) []byte {
+	y, m, d := civil(days)
+	if y < 0 {
+		dst = append(dst, '-')
+		y = -y
+	}
+	dst = appendPad(dst, y, 4)
+	dst = append(dst, '-')
+	dst = appendPad(dst, int64(m), 2)
+	dst = append(dst, '-')
+	return appendPad(dst, int64(d), 2)
+}
+
+func unitPerSecond(u arrow.TimeUnit) (perSec int64, digits int) {
+	switch u {
+	case arrow.Second:
+		return 1, 0
+	case arrow.Millisecond:
+		return 1_000, 3
+	case arrow.Microsecond:
+		return 1_000_000, 6
+	default:
+		return 1_000_000_000, 9
+	}
+}
+
+func appendClock(dst []byte, secOfDay int64, frac int64, digits int) []byte {
+	dst = appendPad(dst, secOfDay/3600, 2)
+	dst = append(dst, ':')
+	dst = appendPad(dst, secOfDay/60%60, 2)
+	dst = append(dst, ':')
+	dst = appendPad(dst, secOfDay%60, 2)
+	if digits > 0 {
+		dst = append(dst, '.')
+		dst = appendPad(dst, frac, digits)
+	}
+	return dst
+}
+
+// appendTimeOfDay writes "HH:MM:SS" plus the unit's fraction digits. A value
+// outside one day (corrupt data) is still rendered, never wrapped silently
+// into another valid time: hours just exceed 23.
+func appendTimeOfDay(dst []byte, v int64, unit arrow.TimeUnit) []byte {
+	perSec, digits := unitPerSecond(unit)
+	sec, frac := floorDiv(v, perSec), v-floorDiv(v, perSec)*perSec
+	dst = append(dst, '"')
+	if sec < 0 {
+		dst = append(dst, '-')
+		sec = -sec
+	}
+	dst = appendClock(dst, sec, frac, digits)
+	return append(dst, '"')
+}
+
+// appendTimestamp writes an ISO 8601 date-time with the unit's fraction
+// digits. Zoned (LTZ) values are instants and get "Z"; zone-less ones are
+// local date-times and get no offset, because inventing one would change
+// their meaning.
+func appendTimestamp(dst []byte, v int64, unit arrow.TimeUnit, zoned bool) []byte {
+	perSec, digits := unitPerSecond(unit)
+	sec := floorDiv(v, perSec)
+	frac := v - sec*perSec
+	days := floorDiv(sec, 86400)
+	dst = append(dst, '"')
+	dst = appendDate(dst, days)
+	dst = append(dst, 'T')
+	dst = appendClock(dst, sec-days*86400, frac, digits)
+	if zoned {
+		dst = append(dst, 'Z')
+	}
+	return append(dst, '"')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString writes s as a JSON string. Invalid UTF-8 becomes U+FFFD
+// (as encoding/json does) so the document stays valid; U+2028/U+2029 are
+// escaped so the output is also safe to embed in JavaScript.
+func appendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '"', '\\':
+				dst = append(dst, '\\', b)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

@@ -1,0 +1,527 @@
+package input
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/redpanda-data/benthos/v4/public/service"
+
+	"github.com/connect-paimon/connect-paimon/input/checkpoint"
+)
+
+// Metadata keys set on every message.
+const (
+	MetaRowKind    = "paimon_row_kind"
+	MetaSnapshotID = "paimon_snapshot_id"
+	MetaCommitKind = "paimon_commit_kind"
+	MetaCommitTime = "paimon_commit_time"
+	MetaSchemaID   = "paimon_schema_id"
+	MetaPartition  = "paimon_partition"
+	MetaBucket     = "paimon_bucket"
+	MetaTable      = "paimon_table"
+	MetaFile       = "paimon_file"
+)
+
+// finalCommitTimeout bounds the commit in Close: the engine calls Close with
+// a context that has no deadline.
+const finalCommitTimeout = 10 * time.Second
+
+// Register adds the paimon input to env, reading tables through open.
+func Register(env *service.Environment, open Opener) error {
+	return env.RegisterBatchInput("paimon", Spec(), NewConstructor(open))
+}
+
+// NewConstructor returns the Benthos constructor of the paimon input. It only
+// parses configuration: the table is opened in Connect.
+func NewConstructor(open Opener) service.BatchInputConstructor {
+	return func(pc *service.ParsedConfig, mgr *service.Resources) (service.BatchInput, error) {
+		cfg, err := parseConfig(pc)
+		if err != nil {
+			return nil, err
+		}
+		in := newInput(cfg, open, mgr)
+		return service.AutoRetryNacksBatchedToggled(pc, in)
+	}
+}
+
+type inputMetrics struct {
+	lag       *service.MetricGauge
+	rows      *service.MetricCounter
+	files     *service.MetricCounter
+	bytes     *service.MetricCounter
+	plan      *service.MetricTimer
+	committed *service.MetricGauge
+	dropped   *service.MetricCounter
+}
+
+// paimonInput is the service.BatchInput. ReadBatch runs on one goroutine;
+// acks, the committer and Close run on others. Locks: mu guards the
+// connection state, readSem serialises ReadBatch against Close's teardown,
+// commitMu orders consumer writes so the file never moves backwards.
+type paimonInput struct {
+	cfg  Config
+	open Opener
+	log  *service.Logger
+	m    inputMetrics
+
+	mu        sync.Mutex
+	src       Source
+	tracker   *checkpoint.Tracker
+	closed    bool
+	stopCtx   context.Context
+	stop      context.CancelFunc
+	committer sync.WaitGroup
+
+	readSem chan struct{}
+
+	// Read state, touched only while holding readSem.
+	plan      *Plan
+	splitIdx  int
+	rr        array.RecordReader
+	rec       arrow.RecordBatch
+	recRow    int
+	splitDone int64 // rows of the current split already delivered (or dropped by upsert_mode)
+	skip      int64 // rows to skip after reopening a split
+	enc       *RowEncoder
+	ended     bool
+	limiter   *throttle
+
+	commitMu  sync.Mutex
+	committed int64
+	lastWrite time.Time
+}
+
+func newInput(cfg Config, open Opener, mgr *service.Resources) *paimonInput {
+	mt := mgr.Metrics()
+	stopCtx, stop := context.WithCancel(context.Background())
+	return &paimonInput{
+		cfg:  cfg,
+		open: open,
+		log:  mgr.Logger(),
+		m: inputMetrics{
+			lag:       mt.NewGauge("paimon_snapshot_lag"),
+			rows:      mt.NewCounter("paimon_rows_read"),
+			files:     mt.NewCounter("paimon_files_read"),
+			bytes:     mt.NewCounter("paimon_bytes_read"),
+			plan:      mt.NewTimer("paimon_plan_latency"),
+			committed: mt.NewGauge("paimon_committed_snapshot"),
+			dropped:   mt.NewCounter("paimon_rejected_batches"),
+		},
+		stopCtx: stopCtx,
+		stop:    stop,
+		readSem: make(chan struct{}, 1),
+		limiter: newThrottle(cfg),
+	}
+}
+
+// Connect opens the table. It is cheap to call again once connected.
+func (p *paimonInput) Connect(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return service.ErrEndOfInput
+	}
+	if p.src != nil {
+		return nil
+	}
+	src, err := p.open(ctx, p.cfg)
+	if err != nil {
+		return fmt.Errorf("open paimon table %s in %s: %w", p.cfg.FullName(), p.cfg.Warehouse, err)
+	}
+	if p.cfg.UpsertMode != UpsertOff && len(src.PrimaryKeys()) == 0 {
+		_ = src.Close()
+		return fmt.Errorf("paimon table %s: upsert_mode %s needs a primary-key table, and this table has no primary key", p.cfg.FullName(), p.cfg.UpsertMode)
+	}
+	p.src = src
+	if p.cfg.ConsumerID != "" {
+		p.committer.Add(1)
+		go p.commitLoop()
+	} else {
+		p.log.Warnf("paimon input on %s has no consumer_id: progress is not stored and a restart applies scan_mode %s again", p.cfg.FullName(), p.cfg.ScanMode)
+	}
+	return nil
+}
+
+func (p *paimonInput) source() Source {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.src
+}
+
+func (p *paimonInput) currentTracker() *checkpoint.Tracker {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.tracker
+}
+
+// maxInFlightBatches turns checkpoint_limit (rows) into the tracker's unit
+// (batches); a full batch is the most rows one Add can stand for.
+func (p *paimonInput) maxInFlightBatches() int {
+	return max(1, p.cfg.CheckpointLimit/p.cfg.BatchSize)
+}
+
+// ReadBatch returns the next non-empty batch of rows of one split, blocking
+// while the table has nothing new.
+func (p *paimonInput) ReadBatch(ctx context.Context) (service.MessageBatch, service.AckFunc, error) {
+	select {
+	case p.readSem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	case <-p.stopCtx.Done():
+		return nil, nil, service.ErrEndOfInput
+	}
+	defer func() { <-p.readSem }()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stopWatch := context.AfterFunc(p.stopCtx, cancel)
+	defer stopWatch()
+
+	src := p.source()
+	if src == nil {
+		if p.stopCtx.Err() != nil {
+			return nil, nil, service.ErrEndOfInput
+		}
+		return nil, nil, service.ErrNotConnected
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			if p.stopCtx.Err() != nil {
+				return nil, nil, service.ErrEndOfInput
+			}
+			return nil, nil, err
+		}
+		if p.plan == nil {
+			if p.ended {
+				return nil, nil, service.ErrEndOfInput
+			}
+			if err := p.nextPlan(ctx, src); err != nil {
+				if errors.Is(err, io.EOF) {
+					p.ended = true
+					return nil, nil, service.ErrEndOfInput
+				}
+				return nil, nil, err
+			}
+			continue
+		}
+		if p.rr == nil {
+			if p.splitIdx >= len(p.plan.Splits) {
+				if err := p.tracker.End(p.plan.SnapshotID); err != nil {
+					return nil, nil, fmt.Errorf("snapshot %d: %w", p.plan.SnapshotID, err)
+				}
+				p.plan = nil
+				continue
+			}
+			if err := p.openSplit(ctx, src); err != nil {
+				return nil, nil, err
+			}
+		}
+		// Back-pressure before reading, so no built batch is ever abandoned.
+		if err := p.tracker.Wait(ctx, p.maxInFlightBatches()); err != nil {
+			return nil, nil, err
+		}
+		if err := p.limiter.waitRows(ctx); err != nil {
+			return nil, nil, err
+		}
+		batch, err := p.fillBatch()
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(batch) == 0 {
+			continue
+		}
+		p.limiter.addRows(len(batch))
+		ack, err := p.tracker.Add(p.plan.SnapshotID)
+		if err != nil {
+			return nil, nil, fmt.Errorf("snapshot %d: %w", p.plan.SnapshotID, err)
+		}
+		p.m.rows.Incr(int64(len(batch)))
+		return batch, p.ackFunc(ack), nil
+	}
+}
+
+func (p *paimonInput) ackFunc(ack func()) service.AckFunc {
+	var once sync.Once
+	return func(_ context.Context, err error) error {
+		once.Do(func() {
+			if err != nil {
+				// Only reachable with auto_replay_nacks: false, whose contract
+				// is that rejected messages are dropped.
+				p.m.dropped.Incr(1)
+				p.log.Warnf("paimon input: rows rejected downstream are dropped (auto_replay_nacks is false): %v", err)
+			}
+			ack()
+		})
+		return nil
+	}
+}
+
+func (p *paimonInput) nextPlan(ctx context.Context, src Source) error {
+	if err := p.limiter.takeSnapshot(ctx); err != nil {
+		return err
+	}
+	start := time.Now()
+	plan, err := src.Next(ctx)
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("plan next snapshot of %s: %w", p.cfg.FullName(), err)
+	}
+	if plan.PlanLatency > 0 {
+		p.m.plan.Timing(plan.PlanLatency.Nanoseconds())
+	} else {
+		p.m.plan.Timing(time.Since(start).Nanoseconds())
+	}
+	if plan.LatestSnapshotID > 0 {
+		p.m.lag.Set(max(0, plan.LatestSnapshotID-plan.SnapshotID))
+	}
+	p.mu.Lock()
+	if p.tracker == nil {
+		p.tracker = checkpoint.New(plan.SnapshotID)
+	}
+	tr := p.tracker
+	p.mu.Unlock()
+	if err := tr.Begin(plan.SnapshotID); err != nil {
+		return fmt.Errorf("snapshot %d of %s: %w", plan.SnapshotID, p.cfg.FullName(), err)
+	}
+	// Sharding is pushed down by the adapter too; filtering again here keeps
+	// the input's contract independent of the source.
+	kept := plan.Splits[:0:0]
+	for _, sp := range plan.Splits {
+		if p.cfg.ReadsBucket(sp.Bucket) {
+			kept = append(kept, sp)
+		}
+	}
+	plan.Splits = kept
+	p.plan, p.splitIdx = plan, 0
+	return nil
+}
+
+func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
+	sp := p.plan.Splits[p.splitIdx]
+	if p.splitDone == 0 {
+		if err := p.limiter.takeFiles(ctx, sp.FileCount); err != nil {
+			return err
+		}
+	}
+	rr, err := src.Read(ctx, sp)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("read split bucket %d of snapshot %d of %s (file %s): %w", sp.Bucket, p.plan.SnapshotID, p.cfg.FullName(), sp.File, err)
+	}
+	if p.enc == nil || !p.enc.Schema().Equal(rr.Schema()) {
+		enc, err := NewRowEncoder(rr.Schema())
+		if err != nil {
+			rr.Release()
+			return fmt.Errorf("table %s: %w", p.cfg.FullName(), err)
+		}
+		p.enc = enc
+	}
+	if p.splitDone == 0 {
+		p.m.files.Incr(int64(sp.FileCount))
+		p.m.bytes.Incr(sp.Bytes)
+	}
+	p.rr, p.rec, p.recRow, p.skip = rr, nil, 0, p.splitDone
+	return nil
+}
+
+func (p *paimonInput) releaseReader() {
+	if p.rr != nil {
+		p.rr.Release()
+	}
+	p.rr, p.rec, p.recRow = nil, nil, 0
+}
+
+// fillBatch reads up to batch_size rows of the current split. At the end of
+// the split it moves on to the next one. On a reader error the split is
+// reopened by the next call, skipping the rows already delivered.
+func (p *paimonInput) fillBatch() (service.MessageBatch, error) {
+	sp := p.plan.Splits[p.splitIdx]
+	var batch service.MessageBatch
+	var slab []byte
+	var partition service.ImmutableAny
+	if sp.Partition != nil {
+		partition = service.ImmutableAny{V: sp.Partition}
+	} else {
+		partition = service.ImmutableAny{V: map[string]any{}}
+	}
+	taken := int64(0)
+	for len(batch) < p.cfg.BatchSize {
+		if p.rec == nil || p.recRow >= int(p.rec.NumRows()) {
+			if !p.rr.Next() {
+				err := p.rr.Err()
+				p.releaseReader()
+				if err != nil {
+					// Rows of this partial batch are not delivered.
+					return nil, fmt.Errorf("read split bucket %d of snapshot %d of %s (file %s): %w", sp.Bucket, p.plan.SnapshotID, p.cfg.FullName(), sp.File, err)
+				}
+				p.splitDone += taken
+				if p.skip > 0 {
+					return nil, fmt.Errorf("split bucket %d of snapshot %d of %s (file %s) has fewer rows on re-read than already delivered", sp.Bucket, p.plan.SnapshotID, p.cfg.FullName(), sp.File)
+				}
+				p.splitIdx++
+				p.splitDone = 0
+				return batch, nil
+			}
+			p.rec, p.recRow = p.rr.RecordBatch(), 0
+			if err := p.enc.Reset(p.rec); err != nil {
+				p.releaseReader()
+				return nil, fmt.Errorf("split bucket %d of snapshot %d of %s: %w", sp.Bucket, p.plan.SnapshotID, p.cfg.FullName(), err)
+			}
+			continue
+		}
+		if p.skip > 0 {
+			n := min(p.skip, p.rec.NumRows()-int64(p.recRow))
+			p.recRow += int(n)
+			p.skip -= n
+			continue
+		}
+		i := p.recRow
+		p.recRow++
+		taken++
+		kind := p.enc.RowKind(i)
+		if p.dropKind(kind) {
+			continue
+		}
+		if slab == nil {
+			slab = make([]byte, 0, 256*p.cfg.BatchSize)
+		}
+		start := len(slab)
+		slab = p.enc.AppendRow(slab, i)
+		// Cap each message's slice so a processor appending to it reallocates
+		// instead of overwriting the next row in the slab.
+		msg := service.NewMessage(slab[start:len(slab):len(slab)])
+		p.setMeta(msg, kind, sp, partition)
+		batch = append(batch, msg)
+	}
+	p.splitDone += taken
+	return batch, nil
+}
+
+func (p *paimonInput) dropKind(kind string) bool {
+	switch p.cfg.UpsertMode {
+	case UpsertDropUpdateBefore:
+		return kind == "-U"
+	case UpsertDropUpdateBeforeAndDelete:
+		return kind == "-U" || kind == "-D"
+	}
+	return false
+}
+
+func (p *paimonInput) setMeta(msg *service.Message, kind string, sp *Split, partition service.ImmutableAny) {
+	if kind != "" {
+		msg.MetaSetMut(MetaRowKind, kind)
+	}
+	msg.MetaSetMut(MetaSnapshotID, p.plan.SnapshotID)
+	msg.MetaSetMut(MetaCommitKind, p.plan.CommitKind)
+	if !p.plan.CommitTime.IsZero() {
+		msg.MetaSetMut(MetaCommitTime, p.plan.CommitTime)
+	}
+	msg.MetaSetMut(MetaSchemaID, p.plan.SchemaID)
+	msg.MetaSetImmut(MetaPartition, partition)
+	msg.MetaSetMut(MetaBucket, int64(sp.Bucket))
+	msg.MetaSetMut(MetaTable, p.cfg.FullName())
+	if sp.File != "" {
+		msg.MetaSetMut(MetaFile, sp.File)
+	}
+}
+
+func (p *paimonInput) commitLoop() {
+	defer p.committer.Done()
+	tick := p.cfg.CommitPeriod
+	if p.cfg.HeartbeatInterval > 0 && p.cfg.HeartbeatInterval < tick {
+		tick = p.cfg.HeartbeatInterval
+	}
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stopCtx.Done():
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(p.stopCtx, max(p.cfg.CommitPeriod, finalCommitTimeout))
+			p.commit(ctx, false)
+			cancel()
+		}
+	}
+}
+
+// commit writes the tracker's committable position when it moved, or when
+// the heartbeat is due (forced on close). Failures are logged and retried on
+// the next tick: a lagging consumer file only means re-delivery after a
+// restart, never loss.
+func (p *paimonInput) commit(ctx context.Context, final bool) {
+	p.commitMu.Lock()
+	defer p.commitMu.Unlock()
+	tr, src := p.currentTracker(), p.source()
+	if tr == nil || src == nil {
+		return
+	}
+	next := tr.Committable()
+	heartbeat := p.cfg.HeartbeatInterval > 0 && p.committed > 0 && time.Since(p.lastWrite) >= p.cfg.HeartbeatInterval
+	if next < p.committed || (next == p.committed && (final || !heartbeat)) {
+		return
+	}
+	if err := src.Commit(ctx, next); err != nil {
+		p.log.Errorf("paimon input: commit consumer %s of %s at nextSnapshot %d: %v", p.cfg.ConsumerID, p.cfg.FullName(), next, err)
+		return
+	}
+	p.committed, p.lastWrite = next, time.Now()
+	p.m.committed.Set(next)
+}
+
+// Close stops reading, waits for an in-flight ReadBatch to notice, writes
+// the final consumer position and closes the source. Safe to call more than
+// once and concurrently with ReadBatch.
+func (p *paimonInput) Close(ctx context.Context) error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	p.stop()
+	p.mu.Unlock()
+	p.committer.Wait()
+
+	acquired := false
+	select {
+	case p.readSem <- struct{}{}:
+		acquired = true
+	case <-ctx.Done():
+	}
+	if acquired {
+		p.releaseReader()
+		<-p.readSem
+	}
+	if p.cfg.ConsumerID != "" {
+		cctx, cancel := context.WithTimeout(ctx, finalCommitTimeout)
+		p.commit(cctx, true)
+		cancel()
+	}
+	p.mu.Lock()
+	src := p.src
+	p.src = nil
+	p.mu.Unlock()
+	if src != nil {
+		if err := src.Close(); err != nil {
+			return fmt.Errorf("close paimon table %s: %w", p.cfg.FullName(), err)
+		}
+	}
+	if !acquired {
+		return ctx.Err()
+	}
+	return nil
+}

@@ -1,0 +1,63 @@
+package input
+
+import (
+	"context"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// Source is the table as the input reads it: a blocking sequence of snapshot
+// plans, a record reader per split, and the consumer position store. It is
+// narrow so the Benthos side can be tested against a fake and the library
+// adapter stays a thin translation.
+//
+// Commit is called from the committer goroutine and may run concurrently with
+// Next and Read; Next and Read are only called from one goroutine at a time.
+type Source interface {
+	// Next blocks until the next snapshot's plan or ctx is done, and returns
+	// io.EOF once the end bound has been passed. Plans come in increasing
+	// snapshot order. A failed Next may be retried and must not skip a plan.
+	Next(ctx context.Context) (*Plan, error)
+	// Read opens the rows of a split, as records of one schema. Rows come in
+	// the same order each time a split is read, which is what lets the input
+	// resume a split after a transient error by skipping rows already sent.
+	Read(ctx context.Context, sp *Split) (array.RecordReader, error)
+	// Commit writes the consumer file with nextSnapshot. Sources without a
+	// consumer id are never asked to commit.
+	Commit(ctx context.Context, nextSnapshot int64) error
+	// PrimaryKeys lists the table's primary key columns (empty for append
+	// tables); upsert_mode needs them.
+	PrimaryKeys() []string
+	// Close releases the source.
+	Close() error
+}
+
+// Plan is one snapshot's work.
+type Plan struct {
+	SnapshotID       int64
+	CommitKind       string
+	CommitTime       time.Time
+	SchemaID         int64
+	LatestSnapshotID int64         // latest snapshot when planned, 0 if unknown; feeds the lag gauge
+	PlanLatency      time.Duration // time spent planning, excluding idle polling
+	Splits           []*Split
+}
+
+// Split is one partition and bucket of a plan.
+type Split struct {
+	// Partition maps partition column names to values that Bloblang
+	// understands (string, int64, float64, bool, time.Time, nil). It is shared
+	// by every message of the split as immutable metadata.
+	Partition map[string]any
+	Bucket    int32
+	File      string // a data file of the split, for the paimon_file metadata
+	FileCount int
+	Bytes     int64
+	// Handle is the source's own split value, passed back to Read.
+	Handle any
+}
+
+// Opener opens the source described by cfg. Errors must name the table and
+// warehouse, since they are what an operator sees when Connect keeps failing.
+type Opener func(ctx context.Context, cfg Config) (Source, error)
