@@ -1,0 +1,12 @@
+//go:build paimon_noazure
+
+package fileio
+
+import (
+	"context"
+	"fmt"
+)
+
+func openAzure(_ context.Context, loc Location, _ Options) (*Blob, error) {
+	return nil, fmt.Errorf("open %s: Azure support was left out of this build (paimon_noazure)", loc.Root)
+}

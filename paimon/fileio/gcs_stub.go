@@ -1,0 +1,12 @@
+//go:build paimon_nogcs
+
+package fileio
+
+import (
+	"context"
+	"fmt"
+)
+
+func openGCS(_ context.Context, loc Location, _ Options) (*Blob, error) {
+	return nil, fmt.Errorf("open %s: GCS support was left out of this build (paimon_nogcs)", loc.Root)
+}

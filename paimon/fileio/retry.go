@@ -1,0 +1,143 @@
+package fileio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"syscall"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/smithy-go"
+	"gocloud.dev/gcerrors"
+)
+
+// ErrShortRead reports that a store returned fewer bytes than the range
+// asked for. It is transient (the request is retried for the missing bytes)
+// and surfaces only when retries are exhausted, so a truncated body is never
+// handed to a parser as if it were the file.
+var ErrShortRead = errors.New("short read from object store")
+
+// attemptFunc runs one request attempt; attempt counts from 0.
+type attemptFunc func(ctx context.Context, attempt int) error
+
+// retrier runs operations with bounded exponential backoff and full jitter.
+// It is separate from the SDKs' own retryers (disabled for S3) so that every
+// driver gets the same policy, a body cut mid-stream is retried for the
+// missing range only, and every attempt is reported to the metrics hook.
+type retrier struct {
+	max       int
+	base, top time.Duration
+	timeout   time.Duration
+	metrics   func(op string, err error, d time.Duration)
+}
+
+func newRetrier(o Options) retrier {
+	return retrier{max: o.maxRetries(), base: o.baseDelay(), top: o.maxDelay(), timeout: o.requestTimeout(), metrics: o.Metrics}
+}
+
+// do runs fn until it succeeds, fails permanently, exhausts the retries or
+// ctx ends. The returned error is the last attempt's.
+func (r retrier) do(ctx context.Context, op string, fn attemptFunc) error {
+	for attempt := 0; ; attempt++ {
+		actx, cancel := ctx, context.CancelFunc(func() {})
+		if r.timeout > 0 {
+			actx, cancel = context.WithTimeout(ctx, r.timeout)
+		}
+		start := time.Now()
+		err := fn(actx, attempt)
+		timedOut := actx.Err() != nil && ctx.Err() == nil
+		cancel()
+		if r.metrics != nil {
+			r.metrics(op, err, time.Since(start))
+		}
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return errors.Join(err, ctx.Err())
+		}
+		if timedOut {
+			err = fmt.Errorf("attempt timed out after %s: %w", r.timeout, err)
+		} else if !IsTransient(err) {
+			return err
+		}
+		if attempt >= r.max {
+			return fmt.Errorf("giving up after %d attempts: %w", attempt+1, err)
+		}
+		if err := sleep(ctx, r.backoff(attempt)); err != nil {
+			return errors.Join(fmt.Errorf("retry interrupted: %w", err), ctx.Err())
+		}
+	}
+}
+
+// backoff is "full jitter": uniform in [0, min(top, base·2^attempt)], which
+// spreads retries of many readers hitting the same throttled prefix.
+func (r retrier) backoff(attempt int) time.Duration {
+	d := r.base << min(attempt, 20)
+	if d <= 0 || d > r.top {
+		d = r.top
+	}
+	return time.Duration(rand.Int64N(int64(d) + 1))
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// IsTransient reports whether a storage error is worth retrying: server
+// errors (5xx), throttling (429, SlowDown), request timeouts, connection
+// resets and refusals, and bodies cut short. Missing objects, permission
+// errors, failed preconditions and other 4xx are permanent.
+func IsTransient(err error) bool {
+	var sm *sizeMismatchError
+	if err == nil || errors.Is(err, context.Canceled) || errors.As(err, &sm) {
+		return false
+	}
+	switch gcerrors.Code(err) {
+	case gcerrors.NotFound, gcerrors.PermissionDenied, gcerrors.FailedPrecondition,
+		gcerrors.InvalidArgument, gcerrors.AlreadyExists, gcerrors.Unimplemented, gcerrors.Canceled:
+		return false
+	case gcerrors.ResourceExhausted, gcerrors.Internal, gcerrors.DeadlineExceeded:
+		return true
+	}
+	var st interface{ HTTPStatusCode() int }
+	if errors.As(err, &st) {
+		if c := st.HTTPStatusCode(); c >= 400 {
+			return c == http.StatusRequestTimeout || c == http.StatusTooManyRequests ||
+				(c >= 500 && c != http.StatusNotImplemented)
+		}
+	}
+	if errors.Is(err, ErrShortRead) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return true
+	}
+	// A 2xx whose body does not parse was cut short in transit (S3 sends
+	// listings and errors as complete XML documents).
+	var de *smithy.DeserializationError
+	if errors.As(err, &de) {
+		return true
+	}
+	// The AWS classifier knows S3's throttling codes (SlowDown,
+	// RequestTimeout…) and connection errors hidden in smithy wrappers.
+	return retry.IsErrorRetryables(retry.DefaultRetryables).IsErrorRetryable(err) == aws.TrueTernary
+}
+
+func isNotFound(err error) bool { return gcerrors.Code(err) == gcerrors.NotFound }

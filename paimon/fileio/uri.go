@@ -1,0 +1,239 @@
+package fileio
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Options configures object-store access. The zero value works for local
+// paths and for AWS with the default credential chain; the fields mirror
+// Connect's AWS config fields so the Benthos input can pass them through.
+type Options struct {
+	// Region of the bucket (S3). Empty uses the SDK's chain (AWS_REGION,
+	// shared config) and falls back to us-east-1, which S3-compatible
+	// servers accept.
+	Region string
+	// Endpoint overrides the service endpoint (S3-compatible stores such as
+	// MinIO, versitygw, OSS's S3 API). A bare host:port gets https://.
+	Endpoint string
+	// ForcePathStyle addresses buckets as endpoint/bucket/key instead of
+	// bucket.endpoint/key; most on-prem stores need it, OSS must not use it.
+	ForcePathStyle bool
+	// AccessKeyID, SecretAccessKey and SessionToken are static credentials.
+	// Empty means the SDK's default chain (env, shared config, SSO, web
+	// identity, ECS, EC2 IMDS).
+	AccessKeyID, SecretAccessKey, SessionToken string
+	// Profile selects a shared-config profile for the default chain.
+	Profile string
+	// RoleARN, when set, assumes this role (STS) on top of the credentials
+	// above; RoleExternalID goes with it.
+	RoleARN, RoleExternalID string
+	// Anonymous sends unsigned requests (public buckets).
+	Anonymous bool
+
+	// MaxRetries bounds retries of one operation after transient failures
+	// (5xx, throttling, timeouts, resets, truncated bodies). 0 means the
+	// default (5); negative disables retries.
+	MaxRetries int
+	// RetryBaseDelay and RetryMaxDelay shape the exponential backoff with
+	// full jitter. Defaults: 100ms and 5s.
+	RetryBaseDelay, RetryMaxDelay time.Duration
+	// RequestTimeout bounds one attempt (request plus body read) so a stalled
+	// connection is retried instead of hanging the poll loop. 0 means 60s;
+	// negative disables it.
+	RequestTimeout time.Duration
+	// ReadAhead is the minimum ranged GET size for small ReadAt calls: the
+	// block is cached per open file so the next small read (Parquet page
+	// headers, adjacent small column chunks) costs no request. 0 means
+	// 256 KiB; negative disables read-ahead.
+	ReadAhead int
+	// TailCache is how many bytes at the end of a file are fetched in one
+	// GET when a read touches them, so a Parquet footer (length + magic,
+	// then metadata) costs one request. 0 means 64 KiB; negative disables.
+	TailCache int
+
+	// Metrics, when set, is called once per storage request attempt with the
+	// operation ("head", "get", "list", "put", "delete"), its error and
+	// duration, so the input can count paimon_storage_requests without this
+	// package importing a metrics library. It must be safe for concurrent use.
+	Metrics func(op string, err error, d time.Duration)
+}
+
+const (
+	defaultMaxRetries     = 5
+	defaultRetryBaseDelay = 100 * time.Millisecond
+	defaultRetryMaxDelay  = 5 * time.Second
+	defaultRequestTimeout = 60 * time.Second
+	defaultReadAhead      = 256 << 10
+	defaultTailCache      = 64 << 10
+)
+
+func (o Options) maxRetries() int {
+	switch {
+	case o.MaxRetries < 0:
+		return 0
+	case o.MaxRetries == 0:
+		return defaultMaxRetries
+	}
+	return o.MaxRetries
+}
+
+func (o Options) baseDelay() time.Duration {
+	if o.RetryBaseDelay > 0 {
+		return o.RetryBaseDelay
+	}
+	return defaultRetryBaseDelay
+}
+
+func (o Options) maxDelay() time.Duration {
+	if o.RetryMaxDelay > 0 {
+		return o.RetryMaxDelay
+	}
+	return defaultRetryMaxDelay
+}
+
+func (o Options) requestTimeout() time.Duration {
+	switch {
+	case o.RequestTimeout < 0:
+		return 0
+	case o.RequestTimeout == 0:
+		return defaultRequestTimeout
+	}
+	return o.RequestTimeout
+}
+
+func (o Options) readAhead() int64 {
+	switch {
+	case o.ReadAhead < 0:
+		return 0
+	case o.ReadAhead == 0:
+		return defaultReadAhead
+	}
+	return int64(o.ReadAhead)
+}
+
+func (o Options) tailCache() int64 {
+	switch {
+	case o.TailCache < 0:
+		return 0
+	case o.TailCache == 0:
+		return defaultTailCache
+	}
+	return int64(o.TailCache)
+}
+
+// Location is a parsed warehouse or file URI.
+type Location struct {
+	// Scheme is lower-case ("s3", "s3a", "gs", "azblob", "abfs", "abfss",
+	// "file"), empty for a plain path.
+	Scheme string
+	// Bucket is the bucket or container name.
+	Bucket string
+	// Account is the storage account of an abfs[s] URI
+	// (container@account.dfs.core.windows.net).
+	Account string
+	// Key is the object key (no leading slash) or, for local paths, the path.
+	Key string
+	// Root is the URI prefix that names the bucket exactly as written
+	// ("s3a://bucket", "abfss://c@acct.dfs.core.windows.net").
+	Root string
+}
+
+// ParseLocation splits a URI into scheme, bucket and key. Plain paths and
+// file: URIs are local; Windows drive letters are not special-cased because
+// the reader runs on Linux.
+func ParseLocation(uri string) (Location, error) {
+	scheme, rest, ok := splitScheme(uri)
+	if !ok {
+		return Location{Key: uri}, nil
+	}
+	switch scheme {
+	case "file":
+		return Location{Scheme: scheme, Key: LocalPath(uri)}, nil
+	case "s3", "s3a", "s3n", "gs", "azblob", "abfs", "abfss":
+	default:
+		return Location{}, fmt.Errorf("location %q: unsupported scheme %q (supported: file, s3, s3a, gs, azblob, abfs, abfss)", uri, scheme)
+	}
+	if !strings.HasPrefix(rest, "//") {
+		return Location{}, fmt.Errorf("location %q: expected %s://bucket/path", uri, scheme)
+	}
+	rest = rest[2:]
+	if strings.ContainsAny(rest, "?#") {
+		return Location{}, fmt.Errorf("location %q: query and fragment are not supported; pass storage settings as options", uri)
+	}
+	authority, key, _ := strings.Cut(rest, "/")
+	if authority == "" {
+		return Location{}, fmt.Errorf("location %q: missing bucket name", uri)
+	}
+	loc := Location{Scheme: scheme, Bucket: authority, Root: scheme + "://" + authority}
+	if scheme == "abfs" || scheme == "abfss" {
+		container, host, ok := strings.Cut(authority, "@")
+		if !ok || container == "" || host == "" {
+			return Location{}, fmt.Errorf("location %q: expected %s://container@account.dfs.core.windows.net/path", uri, scheme)
+		}
+		acct, _, _ := strings.Cut(host, ".")
+		loc.Bucket, loc.Account = container, acct
+	}
+	// Keys are used verbatim (no percent-decoding): Paimon never encodes,
+	// and decoding would make "a%2Fb" and "a/b" the same object.
+	loc.Key = cleanKey(key)
+	return loc, nil
+}
+
+// splitScheme returns the lower-cased scheme of uri when it has one
+// ("s3://…", "file:/…"); a colon after the first slash is part of a path.
+func splitScheme(uri string) (scheme, rest string, ok bool) {
+	i := strings.IndexByte(uri, ':')
+	if i <= 0 || strings.IndexByte(uri[:i], '/') >= 0 {
+		return "", "", false
+	}
+	for j, c := range uri[:i] {
+		isAlpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !isAlpha && (j == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return "", "", false
+		}
+	}
+	return strings.ToLower(uri[:i]), uri[i+1:], true
+}
+
+// cleanKey drops leading, trailing and repeated slashes: Hadoop's Path
+// normalises "a//b" to "a/b", and object keys must not start with "/".
+func cleanKey(key string) string {
+	if !strings.Contains(key, "//") && !strings.HasPrefix(key, "/") && !strings.HasSuffix(key, "/") {
+		return key
+	}
+	parts := strings.Split(key, "/")
+	out := parts[:0]
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "/")
+}
+
+// Open returns the FileIO for a warehouse URI, chosen by its scheme: plain
+// paths and file: → Local; s3, s3a, s3n → S3 (AWS or any S3-compatible
+// endpoint); gs → Google Cloud Storage; azblob, abfs, abfss → Azure Blob
+// Storage. Object-store FileIOs are bound to the URI's bucket and accept
+// full URIs of that bucket in every method. Close the result when it
+// implements io.Closer.
+func Open(ctx context.Context, uri string, opts Options) (FileIO, error) {
+	loc, err := ParseLocation(uri)
+	if err != nil {
+		return nil, err
+	}
+	switch loc.Scheme {
+	case "", "file":
+		return NewLocal(), nil
+	case "s3", "s3a", "s3n":
+		return openS3(ctx, loc, opts)
+	case "gs":
+		return openGCS(ctx, loc, opts)
+	case "azblob", "abfs", "abfss":
+		return openAzure(ctx, loc, opts)
+	}
+	return nil, fmt.Errorf("open %s: unsupported scheme %q", uri, loc.Scheme)
+}
