@@ -40,6 +40,11 @@ type parquetReader struct {
 	// countOnly: no columns requested; batches carry only a row count.
 	countOnly int64
 	closed    bool
+
+	// int96 columns decoded outside pqarrow (see int96.go); when every
+	// requested column is one, curLeft counts the rows left in the group.
+	int96   []*int96Column
+	curLeft int64
 }
 
 // guard turns a panic inside arrow-go's Parquet decoder (it can panic on
@@ -84,7 +89,12 @@ func openParquet(ctx context.Context, fio fileio.FileIO, path string, opts Optio
 			return nil, fmt.Errorf("column %q is not in parquet file %s", fld.Name, path)
 		}
 		r.fieldIdx = append(r.fieldIdx, idx)
-		r.leaves = appendLeaves(r.leaves, &mf.Fields[idx])
+		leaves := appendLeaves(nil, &mf.Fields[idx])
+		if leaf, ok := isTopLevelInt96(r.pf, leaves); ok {
+			r.int96 = append(r.int96, &int96Column{field: len(r.fieldIdx) - 1, leaf: leaf})
+			continue
+		}
+		r.leaves = append(r.leaves, leaves...)
 	}
 
 	md := r.pf.MetaData()
@@ -148,6 +158,9 @@ func (r *parquetReader) Next(ctx context.Context) (rec arrow.RecordBatch, err er
 		if len(r.opts.Fields) == 0 {
 			return r.nextCountOnly()
 		}
+		if len(r.leaves) == 0 {
+			return r.nextInt96Only(ctx)
+		}
 		if r.cur == nil {
 			if r.next >= len(r.groups) {
 				return nil, io.EOF
@@ -156,6 +169,9 @@ func (r *parquetReader) Next(ctx context.Context) (rec arrow.RecordBatch, err er
 			r.cur, err = r.fr.GetRecordReader(ctx, r.leaves, []int{g})
 			if err != nil {
 				return nil, fmt.Errorf("read parquet file %s row group %d: %w", r.path, g, err)
+			}
+			if err := r.openInt96(g); err != nil {
+				return nil, err
 			}
 			r.curStart = r.starts[r.next]
 			r.next++
@@ -170,9 +186,10 @@ func (r *parquetReader) Next(ctx context.Context) (rec arrow.RecordBatch, err er
 			continue
 		}
 		raw := r.cur.RecordBatch()
+		raw.Retain()
 		start := r.curStart
 		r.curStart += raw.NumRows()
-		out, err := r.shape(raw)
+		out, err := r.shape(raw, raw.NumRows())
 		if err != nil {
 			return nil, err
 		}
@@ -216,11 +233,69 @@ func (r *parquetReader) nextCountOnly() (arrow.RecordBatch, error) {
 	return nil, io.EOF
 }
 
-// shape picks the requested columns out of a pqarrow batch and conforms
-// them to the Paimon types. It releases raw.
-func (r *parquetReader) shape(raw arrow.RecordBatch) (arrow.RecordBatch, error) {
-	defer raw.Release()
+func (r *parquetReader) openInt96(g int) error {
+	for _, c := range r.int96 {
+		if err := c.open(r.pf, g); err != nil {
+			return fmt.Errorf("read parquet file %s row group %d: %w", r.path, g, err)
+		}
+	}
+	return nil
+}
+
+// nextInt96Only serves reads whose every column is a top-level INT96 one:
+// batches are cut by row count instead of by a pqarrow reader.
+func (r *parquetReader) nextInt96Only(ctx context.Context) (arrow.RecordBatch, error) {
+	for {
+		if r.curLeft == 0 {
+			if r.next >= len(r.groups) {
+				return nil, io.EOF
+			}
+			g := r.groups[r.next]
+			if err := r.openInt96(g); err != nil {
+				return nil, err
+			}
+			r.curLeft = r.pf.MetaData().RowGroup(g).NumRows()
+			r.curStart = r.starts[r.next]
+			r.next++
+		}
+		n := min(int64(r.opts.BatchSize), r.curLeft)
+		r.curLeft -= n
+		start := r.curStart
+		r.curStart += n
+		out, err := r.shape(nil, n)
+		if err != nil {
+			return nil, err
+		}
+		out, err = applyDeletes(ctx, out, start, r.opts)
+		if err != nil {
+			return nil, fmt.Errorf("read parquet file %s: %w", r.path, err)
+		}
+		if out != nil {
+			return out, nil
+		}
+	}
+}
+
+// shape picks the requested columns out of a pqarrow batch (nil when only
+// INT96 columns are read) and conforms them to the Paimon types; INT96
+// columns are decoded for the same n rows. It releases raw.
+func (r *parquetReader) shape(raw arrow.RecordBatch, n int64) (arrow.RecordBatch, error) {
+	if raw != nil {
+		defer raw.Release()
+	}
 	cols := make([]arrow.Array, len(r.opts.Fields))
+	for _, c := range r.int96 {
+		a, err := c.read(int(n), r.opts.Fields[c.field].Type, r.opts.Alloc)
+		if err != nil {
+			for _, x := range cols {
+				if x != nil {
+					x.Release()
+				}
+			}
+			return nil, fmt.Errorf("read parquet file %s column %q: %w", r.path, r.opts.Fields[c.field].Name, err)
+		}
+		cols[c.field] = a
+	}
 	defer func() {
 		for _, c := range cols {
 			if c != nil {
@@ -228,10 +303,12 @@ func (r *parquetReader) shape(raw arrow.RecordBatch) (arrow.RecordBatch, error) 
 			}
 		}
 	}()
-	rs := raw.Schema()
 	for i, fld := range r.opts.Fields {
+		if cols[i] != nil {
+			continue // INT96, decoded above
+		}
 		name := r.fr.Manifest.Fields[r.fieldIdx[i]].Field.Name
-		idx := rs.FieldIndices(name)
+		idx := raw.Schema().FieldIndices(name)
 		if len(idx) != 1 {
 			return nil, fmt.Errorf("read parquet file %s: column %q missing from decoded batch", r.path, name)
 		}
@@ -241,7 +318,7 @@ func (r *parquetReader) shape(raw arrow.RecordBatch) (arrow.RecordBatch, error) 
 		}
 		cols[i] = c
 	}
-	return array.NewRecordBatch(r.schema, cols, raw.NumRows()), nil
+	return array.NewRecordBatch(r.schema, cols, n), nil
 }
 
 // applyDeletes drops the rows a deletion vector removes. start is the
@@ -285,6 +362,9 @@ func applyDeletes(ctx context.Context, rec arrow.RecordBatch, start int64, opts 
 }
 
 func (r *parquetReader) Close() error {
+	for _, c := range r.int96 {
+		c.close()
+	}
 	if r.closed {
 		return nil
 	}
