@@ -22,7 +22,7 @@ func TestVersitygwConformance(t *testing.T) {
 // baseline, then again with faults: every read must return exactly the
 // right bytes, and retries must keep the request count bounded.
 func TestConformanceUnderFaults(t *testing.T) {
-	for _, start := range []func(*testing.T, fileiotest.FaultConfig) *server{fake, versity} {
+	for _, start := range []func(testing.TB, fileiotest.FaultConfig) *server{fake, versity} {
 		s := start(t, faulty)
 		t.Run(s.name, func(t *testing.T) {
 			opts := s.options()
@@ -56,7 +56,7 @@ func TestConformanceUnderFaults(t *testing.T) {
 }
 
 func TestIdlePollCostsOneRequest(t *testing.T) {
-	for _, start := range []func(*testing.T, fileiotest.FaultConfig) *server{fake, versity} {
+	for _, start := range []func(testing.TB, fileiotest.FaultConfig) *server{fake, versity} {
 		s := start(t, fileiotest.FaultConfig{})
 		t.Run(s.name, func(t *testing.T) {
 			ctx := context.Background()

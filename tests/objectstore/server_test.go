@@ -46,7 +46,7 @@ func (s *server) options() fileio.Options {
 	}
 }
 
-func (s *server) open(t *testing.T, opts fileio.Options) *fileio.Blob {
+func (s *server) open(t testing.TB, opts fileio.Options) *fileio.Blob {
 	t.Helper()
 	fio, err := fileio.Open(context.Background(), "s3://"+bucket+"/wh", opts)
 	if err != nil {
@@ -57,7 +57,7 @@ func (s *server) open(t *testing.T, opts fileio.Options) *fileio.Blob {
 	return b
 }
 
-func front(t *testing.T, name string, next http.Handler, fc fileiotest.FaultConfig) *server {
+func front(t testing.TB, name string, next http.Handler, fc fileiotest.FaultConfig) *server {
 	fh := fileiotest.NewFaultHandler(next, fc)
 	srv := httptest.NewServer(fh)
 	t.Cleanup(srv.Close)
@@ -65,7 +65,7 @@ func front(t *testing.T, name string, next http.Handler, fc fileiotest.FaultConf
 }
 
 // fake starts gofakes3 in-process: no signature checks, but fast.
-func fake(t *testing.T, fc fileiotest.FaultConfig) *server {
+func fake(t testing.TB, fc fileiotest.FaultConfig) *server {
 	be := s3mem.New()
 	if err := be.CreateBucket(bucket); err != nil {
 		t.Fatal(err)
@@ -76,7 +76,7 @@ func fake(t *testing.T, fc fileiotest.FaultConfig) *server {
 // versity starts versitygw (posix backend) on a free loopback port in a
 // temp dir and puts a fault-injecting reverse proxy in front of it. It skips
 // loudly when the binary is missing, and fails under CI=true.
-func versity(t *testing.T, fc fileiotest.FaultConfig) *server {
+func versity(t testing.TB, fc fileiotest.FaultConfig) *server {
 	t.Helper()
 	bin := os.Getenv("VERSITYGW_BIN")
 	if bin == "" {
