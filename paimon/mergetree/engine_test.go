@@ -1,0 +1,263 @@
+package mergetree
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/connect-paimon/connect-paimon/paimon/types"
+)
+
+// rec is one hand-written key-value record of a single key: kind and the
+// value of one INT column v (nil = NULL).
+type rec struct {
+	kind RowKind
+	v    any
+}
+
+// recordsBatch builds a batch holding the records in order (one need
+// column of the given type), as the file reader would produce it.
+func recordsBatch(t *testing.T, mem memory.Allocator, typ types.DataType, recs []rec) *batch {
+	t.Helper()
+	dt := arrowType(t, typ)
+	vb := array.NewBuilder(mem, dt)
+	sb := array.NewInt64Builder(mem)
+	kb := array.NewInt8Builder(mem)
+	defer vb.Release()
+	defer sb.Release()
+	defer kb.Release()
+	for i, r := range recs {
+		sb.Append(int64(i))
+		kb.Append(int8(r.kind))
+		if r.v == nil {
+			vb.AppendNull()
+			continue
+		}
+		if err := appendGo(vb, typ, r.v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &batch{cols: []arrow.Array{vb.NewArray()}, seq: sb.NewInt64Array(), kind: kb.NewInt8Array(), n: len(recs)}
+}
+
+func arrowType(t *testing.T, typ types.DataType) arrow.DataType {
+	w, err := newColWriter(typ, memory.NewGoAllocator())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.release()
+	return w.dt
+}
+
+// runEngine feeds the records to mf in order and returns the emitted
+// value's string form ("<none>" when nothing is emitted), its kind, and the
+// error of add/emit.
+func runEngine(t *testing.T, mf mergeFunc, typ types.DataType, recs []rec) (string, RowKind, error) {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	b := recordsBatch(t, mem, typ, recs)
+	defer func() {
+		b.seq.Release()
+		b.kind.Release()
+		b.release()
+	}()
+	mf.reset()
+	for i := range recs {
+		if err := mf.add(rowRef{b, i}); err != nil {
+			return "", 0, err
+		}
+	}
+	w, err := newColWriter(typ, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.release()
+	kind, ok, err := mf.emit([]*colWriter{w}, []int{0})
+	if err != nil {
+		return "", 0, err
+	}
+	a, err := w.finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Release()
+	if !ok {
+		if a.Len() != 0 {
+			t.Fatalf("nothing emitted but column has %d values", a.Len())
+		}
+		return "<none>", 0, nil
+	}
+	if a.Len() != 1 {
+		t.Fatalf("emitted column has %d values", a.Len())
+	}
+	if a.IsNull(0) {
+		return "NULL", kind, nil
+	}
+	return a.ValueStr(0), kind, nil
+}
+
+var (
+	intT  = types.DataType{Root: types.Int, Nullable: true}
+	strT  = types.DataType{Root: types.VarChar, Length: types.MaxLength, Nullable: true}
+	boolT = types.DataType{Root: types.Boolean, Nullable: true}
+)
+
+func TestEngines(t *testing.T) {
+	I, UB, UA, D := Insert, UpdateBefore, UpdateAfter, Delete
+	cases := []struct {
+		name    string
+		mf      func() mergeFunc
+		typ     types.DataType
+		recs    []rec
+		want    string // value, "<none>", or "error:<substring>"
+		kind    RowKind
+		wantErr string
+	}{
+		// DeduplicateMergeFunction: the last record in order wins; a
+		// retract result is dropped by DropDeleteReader.
+		{"dedupe last wins", func() mergeFunc { return &dedupe{} }, intT, []rec{{I, int32(1)}, {UA, int32(2)}}, "2", UA, ""},
+		{"dedupe delete last", func() mergeFunc { return &dedupe{} }, intT, []rec{{I, int32(1)}, {D, int32(1)}}, "<none>", 0, ""},
+		{"dedupe -U then +U", func() mergeFunc { return &dedupe{} }, intT, []rec{{I, int32(1)}, {UB, int32(1)}, {UA, int32(3)}}, "3", UA, ""},
+		{"dedupe null value kept", func() mergeFunc { return &dedupe{} }, intT, []rec{{I, int32(1)}, {I, nil}}, "NULL", I, ""},
+		// ignore-delete: retracts are skipped entirely (DeduplicateMergeFunction.add).
+		{"dedupe ignore-delete", func() mergeFunc { return &dedupe{ignoreDelete: true} }, intT, []rec{{I, int32(1)}, {D, int32(1)}}, "1", I, ""},
+		{"dedupe ignore-delete only deletes", func() mergeFunc { return &dedupe{ignoreDelete: true} }, intT, []rec{{D, int32(1)}}, "<none>", 0, ""},
+		// FirstRowMergeFunction: the first add record wins; retracts are
+		// an error unless ignore-delete.
+		{"first-row", func() mergeFunc { return &firstRow{} }, intT, []rec{{I, int32(1)}, {I, int32(2)}}, "1", I, ""},
+		{"first-row delete refused", func() mergeFunc { return &firstRow{} }, intT, []rec{{I, int32(1)}, {D, int32(1)}}, "", 0, "ignore-delete"},
+		{"first-row ignore-delete", func() mergeFunc { return &firstRow{ignoreDelete: true} }, intT, []rec{{D, int32(9)}, {I, int32(1)}, {D, int32(1)}}, "1", I, ""},
+		// PartialUpdateMergeFunction: non-null fields overwrite, result +I.
+		{"partial-update non-null wins", func() mergeFunc { return &partialUpdate{acc: make([]rowRef, 1)} }, intT, []rec{{I, int32(1)}, {UA, nil}}, "1", I, ""},
+		{"partial-update all null", func() mergeFunc { return &partialUpdate{acc: make([]rowRef, 1)} }, intT, []rec{{I, nil}}, "NULL", I, ""},
+		{"partial-update delete refused", func() mergeFunc { return &partialUpdate{acc: make([]rowRef, 1)} }, intT, []rec{{I, int32(1)}, {D, nil}}, "", 0, "ignore-delete"},
+		{"partial-update ignore-delete", func() mergeFunc { return &partialUpdate{ignoreDelete: true, acc: make([]rowRef, 1)} }, intT, []rec{{I, int32(1)}, {D, int32(5)}, {I, int32(2)}}, "2", I, ""},
+		{"partial-update only deletes", func() mergeFunc { return &partialUpdate{ignoreDelete: true, acc: make([]rowRef, 1)} }, intT, []rec{{D, int32(5)}}, "<none>", 0, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, kind, err := runEngine(t, c.mf(), c.typ, c.recs)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("want error containing %q, got %v (value %s)", c.wantErr, err, got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != c.want || (got != "<none>" && kind != c.kind) {
+				t.Fatalf("got %s %s, want %s %s", kind, got, c.kind, c.want)
+			}
+		})
+	}
+}
+
+// TestAggregators: expected values follow the Java FieldAggregator classes
+// (paimon-core mergetree/compact/aggregate/*.java): NULL inputs are
+// absorbed by sum/min/max/bool_*, count starts at 1 and its retract of a
+// NULL accumulator is 1, last_value's retract is NULL, last_non_null's
+// retract of a non-null value is NULL, listagg skips blanks.
+func TestAggregators(t *testing.T) {
+	I, D := Insert, Delete
+	tinyT := types.DataType{Root: types.TinyInt, Nullable: true}
+	bigT := types.DataType{Root: types.BigInt, Nullable: true}
+	decT := types.DataType{Root: types.Decimal, Precision: 3, Scale: 1, Nullable: true}
+	fltT := types.DataType{Root: types.Float, Nullable: true}
+	dec := func(u int64) types.DecimalValue { return types.DecimalValue{Unscaled: decimalNum(u), Precision: 3, Scale: 1} }
+	cases := []struct {
+		fn      string
+		typ     types.DataType
+		ignore  bool
+		recs    []rec
+		want    string
+		wantErr string
+	}{
+		{"sum", intT, false, []rec{{I, int32(1)}, {I, nil}, {I, int32(5)}}, "6", ""},
+		{"sum", intT, false, []rec{{I, nil}}, "NULL", ""},
+		{"sum", intT, false, []rec{{I, int32(10)}, {D, int32(3)}}, "7", ""},
+		{"sum", intT, false, []rec{{D, int32(3)}}, "-3", ""}, // negative(input) on a NULL accumulator
+		{"sum", intT, true, []rec{{I, int32(10)}, {D, int32(3)}}, "10", ""},
+		{"sum", tinyT, false, []rec{{I, int8(100)}, {I, int8(100)}}, "-56", ""}, // (byte) wraps
+		{"sum", decT, false, []rec{{I, dec(505)}, {I, dec(499)}}, "NULL", ""},   // 100.4 overflows DECIMAL(3,1) → null
+		{"sum", decT, false, []rec{{I, dec(15)}, {I, dec(-20)}}, "-0.5", ""},
+		{"sum", fltT, false, []rec{{I, float32(0.1)}, {I, float32(0.2)}}, "0.3", ""}, // float32 arithmetic
+		{"count", intT, false, []rec{{I, int32(7)}, {I, int32(7)}, {I, nil}}, "2", ""},
+		{"count", bigT, false, []rec{{I, nil}}, "1", ""},
+		{"count", intT, false, []rec{{I, int32(7)}, {I, int32(7)}, {D, int32(7)}}, "1", ""},
+		{"count", intT, false, []rec{{D, int32(7)}}, "1", ""},
+		{"max", intT, false, []rec{{I, int32(3)}, {I, nil}, {I, int32(9)}, {I, int32(4)}}, "9", ""},
+		{"min", strT, false, []rec{{I, "b"}, {I, "ab"}, {I, nil}}, "ab", ""},
+		{"min", strT, false, []rec{{I, "b"}, {D, "b"}}, "", "does not support retraction"},
+		{"min", strT, true, []rec{{I, "b"}, {D, "a"}}, "b", ""},
+		{"last_value", intT, false, []rec{{I, int32(1)}, {I, nil}}, "NULL", ""},
+		{"last_value", intT, false, []rec{{I, int32(1)}, {D, int32(1)}}, "NULL", ""},
+		{"last_non_null_value", intT, false, []rec{{I, int32(1)}, {I, nil}}, "1", ""},
+		{"last_non_null_value", intT, false, []rec{{I, int32(1)}, {D, nil}}, "1", ""},
+		{"last_non_null_value", intT, false, []rec{{I, int32(1)}, {D, int32(2)}}, "NULL", ""},
+		{"first_value", intT, false, []rec{{I, nil}, {I, int32(2)}}, "NULL", ""},
+		{"first_non_null_value", intT, false, []rec{{I, nil}, {I, int32(2)}, {I, int32(3)}}, "2", ""},
+		{"first_value", intT, false, []rec{{I, int32(2)}, {D, int32(2)}}, "", "does not support retraction"},
+		{"listagg", strT, false, []rec{{I, "a"}, {I, " "}, {I, nil}, {I, "b"}}, "a;b", ""},
+		{"listagg", strT, false, []rec{{I, "  "}, {I, "b"}}, "b", ""},
+		{"bool_and", boolT, false, []rec{{I, true}, {I, nil}, {I, false}}, "false", ""},
+		{"bool_or", boolT, false, []rec{{I, false}, {I, nil}}, "false", ""},
+		{"bool_or", boolT, false, []rec{{I, false}, {I, true}}, "true", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.fn, func(t *testing.T) {
+			g, err := newFieldAgg(c.fn, "c", c.typ, c.ignore, ";")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, kind, err := runEngine(t, &aggregate{aggs: []fieldAgg{g}}, c.typ, c.recs)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("%v: want error %q, got %v (%s)", c.recs, c.wantErr, err, got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != c.want || kind != Insert {
+				t.Fatalf("%s %v: got %s %s, want +I %s", c.fn, c.recs, kind, got, c.want)
+			}
+		})
+	}
+}
+
+func TestCompareOrder(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	// Strings as unsigned bytes: "é" (0xC3 0xA9) sorts after "z".
+	sb := array.NewStringBuilder(mem)
+	sb.AppendValues([]string{"z", "é", ""}, nil)
+	sb.AppendNull()
+	s := sb.NewArray()
+	defer s.Release()
+	c, _ := comparator(strT)
+	if c(s, 0, s, 1) >= 0 || c(s, 2, s, 0) >= 0 || c(s, 3, s, 2) >= 0 {
+		t.Error("string order: want NULL < \"\" < \"z\" < \"é\"")
+	}
+	// Double.compare: -0.0 < 0.0, NaN largest and equal to itself.
+	if javaFloatCompare(negZero(), 0) >= 0 || javaFloatCompare(nan(), inf()) <= 0 || javaFloatCompare(nan(), nan()) != 0 {
+		t.Error("float order differs from Double.compare")
+	}
+	for _, v := range []struct {
+		a, b any
+		want int
+	}{
+		{types.TimestampValue{Millis: 5, NanoOfMilli: 1}, types.TimestampValue{Millis: 5}, 1},
+		{types.DecimalValue{Unscaled: decimalNum(-1), Scale: 2}, types.DecimalValue{Unscaled: decimalNum(0), Scale: 2}, -1},
+		{[]byte{0xff}, []byte{0x01, 0x02}, 1},
+		{nil, int32(1), -1},
+	} {
+		if got, ok := compareValues(v.a, v.b); !ok || got != v.want {
+			t.Errorf("compareValues(%v, %v) = %d %v, want %d", v.a, v.b, got, ok, v.want)
+		}
+	}
+}
