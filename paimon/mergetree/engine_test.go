@@ -168,7 +168,9 @@ func TestAggregators(t *testing.T) {
 	bigT := types.DataType{Root: types.BigInt, Nullable: true}
 	decT := types.DataType{Root: types.Decimal, Precision: 3, Scale: 1, Nullable: true}
 	fltT := types.DataType{Root: types.Float, Nullable: true}
-	dec := func(u int64) types.DecimalValue { return types.DecimalValue{Unscaled: decimalNum(u), Precision: 3, Scale: 1} }
+	dec := func(u int64) types.DecimalValue {
+		return types.DecimalValue{Unscaled: decimalNum(u), Precision: 3, Scale: 1}
+	}
 	cases := []struct {
 		fn      string
 		typ     types.DataType

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -153,20 +154,9 @@ func TestMergeOrder(t *testing.T) {
 func TestBadValueKind(t *testing.T) {
 	f := writeRun(t, t.TempDir(), 0, 0, []kv{{1, 1, 7, int64(1)}})
 	_, err := mergeRuns(t, kvSchema(t, ""), []scan.DataFile{f}, 10)
-	if err == nil || !contains(err.Error(), f.Path) || !contains(err.Error(), "_VALUE_KIND") {
+	if err == nil || !strings.Contains(err.Error(), f.Path) || !strings.Contains(err.Error(), "_VALUE_KIND") {
 		t.Fatalf("want error naming the file and _VALUE_KIND, got %v", err)
 	}
-}
-
-func contains(s, sub string) bool { return len(sub) == 0 || (len(s) >= len(sub) && indexOf(s, sub) >= 0) }
-
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
 }
 
 // BenchmarkMerge merges 1M records spread over 8 runs on 4 levels (level 0
