@@ -35,12 +35,13 @@ func int96Nanos(v parquet.Int96) (int64, error) {
 	nod := int64(binary.LittleEndian.Uint64(v[:8]))
 	day := int64(binary.LittleEndian.Uint32(v[8:])) - julianEpochDay
 	hi, lo := bits.Mul64(uint64(abs64(day)), nanosPerDay)
-	if hi != 0 || lo > math.MaxInt64/2 || nod <= -nanosPerDay || nod >= nanosPerDay {
+	if hi != 0 || lo > math.MaxInt64 || nod <= -nanosPerDay || nod >= nanosPerDay {
 		return 0, fmt.Errorf("INT96 timestamp (Julian day %d, nanos of day %d) is outside the nanosecond range 1677-09-21..2262-04-11 that TIMESTAMP(7..9) is read into: %w", day+julianEpochDay, nod, types.ErrUnsupported)
 	}
-	ns := day*nanosPerDay + nod
-	if (day > 0 && ns < 0) || (day < 0 && ns > 0) {
-		return 0, fmt.Errorf("INT96 timestamp (Julian day %d) overflows the nanosecond range: %w", day+julianEpochDay, types.ErrUnsupported)
+	a := day * nanosPerDay
+	ns := a + nod
+	if (nod > 0 && ns < a) || (nod < 0 && ns > a) {
+		return 0, fmt.Errorf("INT96 timestamp (Julian day %d, nanos of day %d) overflows the nanosecond range 1677-09-21..2262-04-11: %w", day+julianEpochDay, nod, types.ErrUnsupported)
 	}
 	return ns, nil
 }
