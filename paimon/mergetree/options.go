@@ -45,11 +45,8 @@ const (
 
 // ignoreDeleteKeys are ignore-delete and its fallback keys
 // (CoreOptions.IGNORE_DELETE withFallbackKeys).
-var ignoreDeleteKeys = [...]string{
-	OptIgnoreDelete,
-	"deduplicate.ignore-delete",
-	"partial-update.ignore-delete",
-	"first-row.ignore-delete",
+func ignoreDeleteKeys() []string {
+	return []string{OptIgnoreDelete, "deduplicate.ignore-delete", "partial-update.ignore-delete", "first-row.ignore-delete"}
 }
 
 // knownAgg reports the aggregate functions implemented here.
@@ -140,7 +137,7 @@ func parseConfig(s *schema.TableSchema) (*config, error) {
 	default:
 		return nil, unsupported(s, "merge-engine %q", c.engine)
 	}
-	for _, k := range ignoreDeleteKeys {
+	for _, k := range ignoreDeleteKeys() {
 		if _, ok := s.Options[k]; !ok {
 			continue
 		}
