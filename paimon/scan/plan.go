@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/connect-paimon/connect-paimon/paimon/binrow"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
@@ -91,6 +92,9 @@ type Planner struct {
 	BucketFilter func(bucket int32) bool
 	Paths        *PathFactory
 
+	// Parallelism bounds concurrent manifest reads (default 8).
+	Parallelism int
+
 	partFilter *predicate.Predicate
 	partTypes  []types.DataType
 	prepared   bool
@@ -115,6 +119,13 @@ func (p *Planner) prepare() error {
 // PostponeBucket is the bucket id of bucket = -2 tables' not yet assigned
 // files.
 const PostponeBucket = -2
+
+func (p *Planner) parallelism() int {
+	if p.Parallelism > 0 {
+		return p.Parallelism
+	}
+	return 8
+}
 
 // ManifestKind selects which manifest list of a snapshot to plan.
 type ManifestKind int
@@ -179,26 +190,54 @@ func (p *Planner) readEntries(ctx context.Context, snap *snapshot.Snapshot, list
 		}
 		metas = append(metas, ms...)
 	}
-	var entries []manifest.Entry
+	var todo []*manifest.FileMeta
 	for i := range metas {
-		m := &metas[i]
-		if !p.manifestMayMatch(m) {
-			continue
+		if p.manifestMayMatch(&metas[i]) {
+			todo = append(todo, &metas[i])
 		}
-		path := p.manifestPath(m.FileName)
-		err := manifest.ReadManifestFunc(ctx, p.FIO, path, func(e *manifest.Entry) error {
-			keep, err := p.entryMayMatch(ctx, e)
-			if err != nil {
-				return fmt.Errorf("manifest %s: %w", path, err)
+	}
+	// Manifests are read concurrently (object stores answer slowly, local
+	// decoding is CPU-bound) and concatenated in manifest-list order, so the
+	// plan is the same as a sequential read.
+	per := make([][]manifest.Entry, len(todo))
+	errs := make([]error, len(todo))
+	workers := min(p.parallelism(), len(todo))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				path := p.manifestPath(todo[i].FileName)
+				errs[i] = manifest.ReadManifestFunc(ctx, p.FIO, path, func(e *manifest.Entry) error {
+					keep, err := p.entryMayMatch(ctx, e)
+					if err != nil {
+						return fmt.Errorf("manifest %s: %w", path, err)
+					}
+					if keep {
+						per[i] = append(per[i], *e)
+					}
+					return nil
+				})
 			}
-			if keep {
-				entries = append(entries, *e)
-			}
-			return nil
-		})
+		}()
+	}
+	for i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	n := 0
+	for i, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("snapshot %d: %w", snap.ID, err)
 		}
+		n += len(per[i])
+	}
+	entries := make([]manifest.Entry, 0, n)
+	for _, es := range per {
+		entries = append(entries, es...)
 	}
 	return entries, nil
 }
