@@ -169,6 +169,15 @@ func (p *paimonInput) maxInFlightBatches() int {
 // ReadBatch returns the next non-empty batch of rows of one split, blocking
 // while the table has nothing new.
 func (p *paimonInput) ReadBatch(ctx context.Context) (service.MessageBatch, service.AckFunc, error) {
+	b, ack, err := p.readBatch(ctx)
+	if err != nil && p.stopCtx.Err() != nil {
+		// Whatever failed, it failed because Close interrupted it.
+		return nil, nil, service.ErrEndOfInput
+	}
+	return b, ack, err
+}
+
+func (p *paimonInput) readBatch(ctx context.Context) (service.MessageBatch, service.AckFunc, error) {
 	select {
 	case p.readSem <- struct{}{}:
 	case <-ctx.Done():

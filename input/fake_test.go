@@ -1,0 +1,170 @@
+package input
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// fakeRows is a fake split's content: ids with their row kinds, served in
+// records of recordSize rows. failAt > 0 makes the first read fail after that
+// many rows, as a flaky object store would.
+type fakeRows struct {
+	ids        []int64
+	kinds      []string
+	recordSize int
+	failAt     int
+}
+
+var fakeSchema = arrow.NewSchema([]arrow.Field{
+	{Name: RowKindColumn, Type: arrow.BinaryTypes.String},
+	{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+}, nil)
+
+type fakeSource struct {
+	mu      sync.Mutex
+	plans   []*Plan
+	eof     bool // io.EOF after the plans; otherwise Next blocks
+	pks     []string
+	commits []int64
+	reads   map[*Split]int
+	planErr int // Next fails this many times first
+	closed  bool
+	nextCh  chan struct{} // closed when Next blocks idle
+}
+
+func (f *fakeSource) Next(ctx context.Context) (*Plan, error) {
+	f.mu.Lock()
+	if f.planErr > 0 {
+		f.planErr--
+		f.mu.Unlock()
+		return nil, errors.New("transient listing error")
+	}
+	if len(f.plans) > 0 {
+		p := f.plans[0]
+		f.plans = f.plans[1:]
+		f.mu.Unlock()
+		return p, nil
+	}
+	eof, ch := f.eof, f.nextCh
+	f.mu.Unlock()
+	if eof {
+		return nil, io.EOF
+	}
+	if ch != nil {
+		select {
+		case <-ch:
+		default:
+			close(ch)
+		}
+	}
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func (f *fakeSource) Read(_ context.Context, sp *Split) (array.RecordReader, error) {
+	f.mu.Lock()
+	if f.reads == nil {
+		f.reads = map[*Split]int{}
+	}
+	f.reads[sp]++
+	attempt := f.reads[sp]
+	f.mu.Unlock()
+	rows := sp.Handle.(fakeRows)
+	size := max(rows.recordSize, 1)
+	var recs []arrow.RecordBatch
+	mem := memory.NewGoAllocator()
+	for start := 0; start < len(rows.ids); start += size {
+		end := min(start+size, len(rows.ids))
+		b := array.NewRecordBuilder(mem, fakeSchema)
+		for i := start; i < end; i++ {
+			k := "+I"
+			if rows.kinds != nil {
+				k = rows.kinds[i]
+			}
+			b.Field(0).(*array.StringBuilder).Append(k)
+			b.Field(1).(*array.Int64Builder).Append(rows.ids[i])
+		}
+		recs = append(recs, b.NewRecordBatch())
+		b.Release()
+	}
+	if rows.failAt > 0 && attempt == 1 {
+		return &failingReader{recs: recs, failAt: rows.failAt, size: size}, nil
+	}
+	rr, err := array.NewRecordReader(fakeSchema, recs)
+	for _, r := range recs {
+		r.Release()
+	}
+	return rr, err
+}
+
+func (f *fakeSource) Commit(_ context.Context, next int64) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.commits = append(f.commits, next)
+	return nil
+}
+
+func (f *fakeSource) PrimaryKeys() []string { return f.pks }
+
+func (f *fakeSource) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = true
+	return nil
+}
+
+func (f *fakeSource) commitLog() []int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]int64(nil), f.commits...)
+}
+
+// failingReader serves records until failAt rows have been handed out, then
+// reports an error, like a read that loses its connection mid-file.
+type failingReader struct {
+	recs   []arrow.RecordBatch
+	i      int
+	served int
+	failAt int
+	size   int
+	err    error
+	cur    arrow.RecordBatch
+}
+
+func (r *failingReader) Schema() *arrow.Schema { return fakeSchema }
+func (r *failingReader) Next() bool {
+	if r.served >= r.failAt || r.i >= len(r.recs) {
+		if r.i < len(r.recs) {
+			r.err = errors.New("connection reset")
+		}
+		return false
+	}
+	r.cur = r.recs[r.i]
+	r.i++
+	r.served += int(r.cur.NumRows())
+	return true
+}
+func (r *failingReader) RecordBatch() arrow.RecordBatch { return r.cur }
+func (r *failingReader) Record() arrow.RecordBatch      { return r.cur }
+func (r *failingReader) Err() error                     { return r.err }
+func (r *failingReader) Retain()                        {}
+func (r *failingReader) Release() {
+	for _, rec := range r.recs {
+		rec.Release()
+	}
+	r.recs = nil
+}
+
+func ids(from, to int64) []int64 {
+	var out []int64
+	for i := from; i <= to; i++ {
+		out = append(out, i)
+	}
+	return out
+}
