@@ -225,10 +225,7 @@ func wrapPlan(p *scan.Plan, sch *schema.TableSchema) *Plan {
 }
 
 func (rb *ReadBuilder) planner(sch *schema.TableSchema) *scan.Planner {
-	return &scan.Planner{
-		FIO: rb.t.fio, TableRoot: rb.t.root, Schema: sch, Schemas: rb.t.schemas,
-		Filter: rb.filter, BucketFilter: rb.buckets, Paths: rb.t.pathFactory(sch),
-	}
+	return rb.t.planner(sch, rb.filter, rb.buckets, batchLevels(sch))
 }
 
 // Read reads splits.

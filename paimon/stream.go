@@ -494,7 +494,11 @@ func (s *StreamingScan) fullPlan(ctx context.Context, id int64) (*StreamPlan, er
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.planner(sch).PlanSnapshot(ctx, snap, scan.Full)
+	levels, err := firstPlanLevels(sch)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.t.name, err)
+	}
+	p, err := s.t.planner(sch, s.b.filter, s.b.bucketFilter, levels).PlanSnapshot(ctx, snap, scan.Full)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.t.name, err)
 	}
@@ -531,10 +535,7 @@ func (s *StreamingScan) schemaFor(ctx context.Context, snap *snapshot.Snapshot) 
 }
 
 func (s *StreamingScan) planner(sch *schema.TableSchema) *scan.Planner {
-	return &scan.Planner{
-		FIO: s.t.fio, TableRoot: s.t.root, Schema: sch, Schemas: s.t.schemas,
-		Filter: s.b.filter, BucketFilter: s.b.bucketFilter, Paths: s.t.pathFactory(sch),
-	}
+	return s.t.planner(sch, s.b.filter, s.b.bucketFilter, nil)
 }
 
 // followUp plans one later snapshot's changes.
@@ -545,7 +546,16 @@ func (s *StreamingScan) followUp(ctx context.Context, snap *snapshot.Snapshot) (
 	}
 	pl := s.planner(sch)
 	var p *scan.Plan
+	changelog := len(sch.PrimaryKeys) > 0 && s.producer != "" && s.producer != "none"
 	switch {
+	case changelog && snap.HasChangelog():
+		// input/lookup/full-compaction: the commit's changelog files, whatever
+		// its kind (lookup and full-compaction produce them in COMPACT commits).
+		p, err = pl.PlanSnapshot(ctx, snap, scan.Changelog)
+	case changelog:
+		sp := s.streamPlan(snap, nil)
+		sp.Skipped = true
+		return sp, nil
 	case snap.CommitKind == snapshot.CommitAppend:
 		p, err = pl.PlanSnapshot(ctx, snap, scan.Delta)
 	case snap.CommitKind == snapshot.CommitOverwrite && s.overwrite:

@@ -7,6 +7,8 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/mergetree"
+	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/scan"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
@@ -74,7 +76,9 @@ func checkSupported(s *schema.TableSchema) error {
 		return fmt.Errorf("table type %q: %w", tt, ErrUnsupported)
 	}
 	if len(s.PrimaryKeys) > 0 {
-		return fmt.Errorf("primary-key tables (primary key %s): %w", strings.Join(s.PrimaryKeys, ", "), ErrUnsupported)
+		if err := mergetree.CheckSupported(s); err != nil {
+			return err
+		}
 	}
 	if s.DataEvolutionEnabled() {
 		return fmt.Errorf("data-evolution.enabled=true: %w", ErrUnsupported)
@@ -133,3 +137,60 @@ func (t *Table) pathFactory(s *schema.TableSchema) *scan.PathFactory {
 }
 
 func isNotExist(err error) bool { return fileio.IsNotExist(err) }
+
+// planner builds the scan planner for a read schema. batch selects Java's
+// batch-only level-0 skipping (deletion vectors, first-row), which streaming
+// first plans don't apply.
+func (t *Table) planner(sch *schema.TableSchema, filter *predicate.Predicate, buckets func(int32) bool, levels func(int32) bool) *scan.Planner {
+	return &scan.Planner{
+		FIO: t.fio, TableRoot: t.root, Schema: sch, Schemas: t.schemas,
+		Filter: filter, BucketFilter: buckets, Paths: t.pathFactory(sch),
+		PrimaryKey: len(sch.PrimaryKeys) > 0, LevelFilter: levels,
+	}
+}
+
+// batchLevels is the level filter of batch reads.
+func batchLevels(sch *schema.TableSchema) func(int32) bool {
+	if len(sch.PrimaryKeys) > 0 && mergetree.SkipLevel0(sch) {
+		return func(l int32) bool { return l > 0 }
+	}
+	return nil
+}
+
+// firstPlanLevels is the level filter of a streaming first plan (Java's
+// DataTableStreamScan): lookup tables read levels above 0 (level-0 rows come
+// later as changelog), full-compaction tables only the top level.
+func firstPlanLevels(sch *schema.TableSchema) (func(int32) bool, error) {
+	if len(sch.PrimaryKeys) == 0 {
+		return nil, nil
+	}
+	switch sch.ChangelogProducer() {
+	case "lookup":
+		return func(l int32) bool { return l > 0 }, nil
+	case "full-compaction":
+		n, err := numLevels(sch)
+		if err != nil {
+			return nil, err
+		}
+		top := int32(n - 1)
+		return func(l int32) bool { return l == top }, nil
+	}
+	return nil, nil
+}
+
+// numLevels is CoreOptions.numLevels: num-levels, else
+// num-sorted-run.compaction-trigger + 1 (default 5 + 1).
+func numLevels(sch *schema.TableSchema) (int, error) {
+	n, err := sch.IntOption("num-levels", 0)
+	if err != nil {
+		return 0, err
+	}
+	if n > 0 {
+		return n, nil
+	}
+	trig, err := sch.IntOption("num-sorted-run.compaction-trigger", 5)
+	if err != nil {
+		return 0, err
+	}
+	return trig + 1, nil
+}

@@ -96,13 +96,16 @@ func (r *Reader) Read(ctx context.Context, sp *scan.Split) (array.RecordReader, 
 			return nil, err
 		}
 	}
-	needSchema, err := arrowconv.Schema(need)
-	if err != nil {
-		return nil, err
-	}
 	mem := r.Alloc
 	if mem == nil {
 		mem = memory.DefaultAllocator
+	}
+	if len(r.Schema.PrimaryKeys) > 0 {
+		return r.readPK(ctx, sp, need, filter, out, mem)
+	}
+	needSchema, err := arrowconv.Schema(need)
+	if err != nil {
+		return nil, err
 	}
 	rr := &splitReader{
 		ctx: ctx, r: r, sp: sp, need: need, needSchema: needSchema, out: out,
@@ -212,8 +215,29 @@ func (s *splitReader) Next() bool {
 // finish applies the residual filter to a record of the needed columns and
 // projects it to the output columns.
 func (s *splitReader) finish(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
-	if s.filter != nil {
-		filtered, err := predicate.FilterRecord(s.ctx, s.filter, rec, s.mem)
+	return s.post().apply(s.ctx, rec, false)
+}
+
+func (s *splitReader) post() *post {
+	return &post{filter: s.filter, mem: s.mem, out: s.out, nFields: len(s.r.Fields), rowKind: s.r.IncludeRowKind, retract: s.sp.Retract}
+}
+
+// post is the last stage of every split read: the exact filter, the row
+// kind column and the projection to the output columns.
+type post struct {
+	filter  *predicate.Predicate
+	mem     memory.Allocator
+	out     *arrow.Schema
+	nFields int
+	rowKind bool
+	retract bool
+}
+
+// apply takes a batch of the needed columns, preceded by a row kind column
+// when hasKind, and returns the output batch.
+func (p *post) apply(ctx context.Context, rec arrow.RecordBatch, hasKind bool) (arrow.RecordBatch, error) {
+	if p.filter != nil {
+		filtered, err := predicate.FilterRecord(ctx, p.filter, rec, p.mem)
 		if err != nil {
 			return nil, err
 		}
@@ -222,21 +246,29 @@ func (s *splitReader) finish(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 		rec.Retain()
 	}
 	defer rec.Release()
-	cols := make([]arrow.Array, 0, len(s.r.Fields)+1)
-	if s.r.IncludeRowKind {
-		kind := "+I"
-		if s.sp.Retract {
-			kind = "-D"
-		}
-		kc, err := constArray(s.mem, kind, types.DataType{Root: types.VarChar, Length: types.MaxLength}, int(rec.NumRows()))
-		if err != nil {
-			return nil, err
-		}
-		defer kc.Release()
-		cols = append(cols, kc)
+	first := 0
+	if hasKind {
+		first = 1
 	}
-	for i := range s.r.Fields {
-		cols = append(cols, rec.Column(i))
+	cols := make([]arrow.Array, 0, p.nFields+1)
+	if p.rowKind {
+		if hasKind && !p.retract {
+			cols = append(cols, rec.Column(0))
+		} else {
+			kind := "+I"
+			if p.retract {
+				kind = "-D"
+			}
+			kc, err := constArray(p.mem, kind, types.DataType{Root: types.VarChar, Length: types.MaxLength}, int(rec.NumRows()))
+			if err != nil {
+				return nil, err
+			}
+			defer kc.Release()
+			cols = append(cols, kc)
+		}
 	}
-	return array.NewRecordBatch(s.out, cols, rec.NumRows()), nil
+	for i := 0; i < p.nFields; i++ {
+		cols = append(cols, rec.Column(first+i))
+	}
+	return array.NewRecordBatch(p.out, cols, rec.NumRows()), nil
 }

@@ -59,6 +59,9 @@ type Split struct {
 	// Retract is true when every row of the split is a retraction (-D): the
 	// files an OVERWRITE removed, read with streaming-read-overwrite.
 	Retract bool
+	// Raw is true when a primary-key split is read unmerged, every record
+	// with its own row kind (streaming delta and changelog files).
+	Raw bool
 }
 
 // RowCount is the number of physical rows in the split's files.
@@ -94,9 +97,17 @@ type Planner struct {
 
 	// Parallelism bounds concurrent manifest reads (default 8).
 	Parallelism int
+	// PrimaryKey is set for primary-key tables: value statistics never
+	// prune their files, because a file whose rows don't match may hold the
+	// newest version of a key whose older version does.
+	PrimaryKey bool
+	// LevelFilter, when set, keeps only ADD entries whose level it accepts
+	// in full plans (Java's level-0 skipping and first-plan level rules).
+	LevelFilter func(level int32) bool
 
-	partFilter *predicate.Predicate
-	partTypes  []types.DataType
+	partFilter  *predicate.Predicate
+	partTypes   []types.DataType
+	levelFilter func(int32) bool // LevelFilter, for the plan being built
 	prepared   bool
 }
 
@@ -145,6 +156,10 @@ func (p *Planner) PlanSnapshot(ctx context.Context, snap *snapshot.Snapshot, kin
 	if err := p.prepare(); err != nil {
 		return nil, err
 	}
+	p.levelFilter = nil
+	if kind == Full {
+		p.levelFilter = p.LevelFilter
+	}
 	var lists []string
 	switch kind {
 	case Full:
@@ -167,6 +182,11 @@ func (p *Planner) PlanSnapshot(ctx context.Context, snap *snapshot.Snapshot, kin
 	splits, err := p.group(ctx, snap, live, kind == Changelog)
 	if err != nil {
 		return nil, err
+	}
+	if kind != Full && p.PrimaryKey {
+		for _, sp := range splits {
+			sp.Raw = true
+		}
 	}
 	if kind == Full {
 		if err := p.attachDeletionVectors(ctx, snap, splits); err != nil {
@@ -344,7 +364,10 @@ func (p *Planner) entryMayMatch(ctx context.Context, e *manifest.Entry) (bool, e
 			return false, nil
 		}
 	}
-	if e.Kind != manifest.Add || p.Filter == nil {
+	if e.Kind == manifest.Add && p.levelFilter != nil && !p.levelFilter(e.File.Level) {
+		return false, nil
+	}
+	if e.Kind != manifest.Add || p.Filter == nil || p.PrimaryKey {
 		return true, nil
 	}
 	return p.statsMayMatch(ctx, &e.File)

@@ -1,0 +1,107 @@
+package read
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/connect-paimon/connect-paimon/paimon/mergetree"
+	"github.com/connect-paimon/connect-paimon/paimon/predicate"
+	"github.com/connect-paimon/connect-paimon/paimon/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
+)
+
+// readPK reads a split of a primary-key table: merged (Java's merge-on-read
+// view, deletes dropped) for batch and first plans, raw (every record with
+// its own row kind, deletes kept) for streaming delta and changelog splits.
+// The filter runs after the merge: filtering before it could drop a key's
+// newest version and resurrect an older one.
+func (r *Reader) readPK(ctx context.Context, sp *scan.Split, need []types.DataField, filter *predicate.Predicate, out *arrow.Schema, mem memory.Allocator) (array.RecordReader, error) {
+	opts := mergetree.Options{
+		Schema: r.Schema, Schemas: r.Schemas, Fields: need, BatchSize: r.BatchSize, Alloc: mem,
+		RowKindColumn: RowKindColumn,
+	}
+	var (
+		mr  *mergetree.Reader
+		err error
+	)
+	if sp.Raw {
+		mr, err = mergetree.NewRawReader(ctx, r.FIO, sp, opts)
+	} else {
+		mr, err = mergetree.NewMergeReader(ctx, r.FIO, sp, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if st := r.Stats; st != nil {
+		for _, f := range sp.Files {
+			st.FilesRead.Add(1)
+			st.BytesRead.Add(f.Meta.FileSize)
+		}
+	}
+	pr := &pkReader{ctx: ctx, in: mr, stats: r.Stats,
+		post: &post{filter: filter, mem: mem, out: out, nFields: len(r.Fields), rowKind: r.IncludeRowKind, retract: sp.Retract}}
+	pr.refs.Store(1)
+	return pr, nil
+}
+
+// pkReader applies the post stage to a merge tree reader's batches.
+type pkReader struct {
+	refs  atomic.Int64
+	ctx   context.Context
+	in    *mergetree.Reader
+	post  *post
+	stats *Stats
+	rec   arrow.RecordBatch
+	err   error
+}
+
+func (p *pkReader) Retain() { p.refs.Add(1) }
+
+func (p *pkReader) Release() {
+	if p.refs.Add(-1) == 0 {
+		if p.rec != nil {
+			p.rec.Release()
+			p.rec = nil
+		}
+		p.in.Release()
+	}
+}
+
+func (p *pkReader) Schema() *arrow.Schema          { return p.post.out }
+func (p *pkReader) RecordBatch() arrow.RecordBatch { return p.rec }
+
+// Record is the deprecated alias of RecordBatch.
+func (p *pkReader) Record() arrow.RecordBatch { return p.rec }
+func (p *pkReader) Err() error                { return p.err }
+
+func (p *pkReader) Next() bool {
+	if p.rec != nil {
+		p.rec.Release()
+		p.rec = nil
+	}
+	for p.err == nil {
+		if !p.in.Next() {
+			p.err = p.in.Err()
+			return false
+		}
+		out, err := p.post.apply(p.ctx, p.in.RecordBatch(), true)
+		if err != nil {
+			p.err = err
+			return false
+		}
+		if out.NumRows() == 0 {
+			out.Release()
+			continue
+		}
+		if p.stats != nil {
+			p.stats.RowsRead.Add(out.NumRows())
+		}
+		p.rec = out
+		return true
+	}
+	return false
+}
