@@ -108,7 +108,7 @@ type Planner struct {
 	partFilter  *predicate.Predicate
 	partTypes   []types.DataType
 	levelFilter func(int32) bool // LevelFilter, for the plan being built
-	prepared   bool
+	prepared    bool
 }
 
 func (p *Planner) prepare() error {
