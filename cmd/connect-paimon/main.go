@@ -1,0 +1,69 @@
+// Command connect-paimon is a Benthos binary with the open component bundles
+// (pure, io) and the paimon input: run, lint, echo, list, create and the
+// other Benthos subcommands work as usual.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime/debug"
+
+	_ "github.com/redpanda-data/benthos/v4/public/components/io"
+	_ "github.com/redpanda-data/benthos/v4/public/components/pure"
+	"github.com/redpanda-data/benthos/v4/public/service"
+
+	_ "github.com/connect-paimon/connect-paimon/input"
+)
+
+func main() {
+	code, err := service.RunCLIToCode(context.Background(), cliOptions(os.Args)...)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		if code == 0 {
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// cliOptions assembles the CLI; tests call it with their own arguments.
+func cliOptions(args []string) []service.CLIOptFunc {
+	version, built := buildVersion()
+	opts := []service.CLIOptFunc{
+		service.CLIOptSetArgs(args...),
+		service.CLIOptSetBinaryName("connect-paimon"),
+		service.CLIOptSetProductName("connect-paimon"),
+		service.CLIOptSetVersion(version, built),
+		service.CLIOptSetDocumentationURL("https://github.com/connect-paimon/connect-paimon"),
+	}
+	for _, c := range adminCommands() {
+		opts = append(opts, service.CLIOptAddCommand(c))
+	}
+	return opts
+}
+
+// buildVersion reads the version from the module build info rather than
+// ldflags-set globals: `go install ...@vX` stamps it, and VCS builds stamp
+// the revision and time.
+func buildVersion() (version, built string) {
+	version, built = "dev", "unknown"
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		version = v
+	}
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			if version == "dev" && len(s.Value) >= 12 {
+				version = "dev-" + s.Value[:12]
+			}
+		case "vcs.time":
+			built = s.Value
+		}
+	}
+	return
+}

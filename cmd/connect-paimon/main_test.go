@@ -1,0 +1,34 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/redpanda-data/benthos/v4/public/service"
+)
+
+// The binary's CLI must accept a config using the paimon input (lint exits 0)
+// and reject one with a conflicting field (exit 1): this proves the input is
+// registered in the environment RunCLI uses.
+func TestCLILint(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.yaml")
+	bad := filepath.Join(dir, "bad.yaml")
+	must(t, os.WriteFile(good, []byte("input:\n  paimon:\n    warehouse: /wh\n    table: db.t\noutput:\n  stdout: {}\n"), 0o644))
+	must(t, os.WriteFile(bad, []byte("input:\n  paimon:\n    warehouse: /wh\n    table: db.t\n    snapshot_id: 3\noutput:\n  stdout: {}\n"), 0o644))
+	if code, _ := service.RunCLIToCode(context.Background(), cliOptions([]string{"connect-paimon", "lint", good})...); code != 0 {
+		t.Fatalf("lint of a valid config exited %d", code)
+	}
+	if code, _ := service.RunCLIToCode(context.Background(), cliOptions([]string{"connect-paimon", "lint", bad})...); code != 1 {
+		t.Fatalf("lint of a conflicting config exited %d, want 1", code)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
