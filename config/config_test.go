@@ -57,8 +57,20 @@ func TestQuickstartRuns(t *testing.T) {
 	}
 	_ = sb.SetLoggerYAML("level: none")
 	var rows int
+	var row1 string
+	var meta1 map[string]any
 	if err := sb.AddConsumerFunc(func(_ context.Context, m *service.Message) error {
 		rows++
+		b, err := m.AsBytes()
+		if err != nil {
+			return err
+		}
+		// The mapping re-encodes the row, which sorts keys.
+		if strings.Contains(string(b), `"id":1,`) {
+			row1 = string(b)
+			meta1 = map[string]any{}
+			_ = m.MetaWalkMut(func(k string, v any) error { meta1[k] = v; return nil })
+		}
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -72,8 +84,21 @@ func TestQuickstartRuns(t *testing.T) {
 	if err := strm.Run(ctx); err != nil {
 		t.Fatalf("quickstart: %v", err)
 	}
-	if rows == 0 {
-		t.Fatal("quickstart delivered no rows")
+	// pypaimon 2.1.0 reads 300 rows from this table; row 1 is
+	// {id: 1, name: 'héllo wörld-1', amount: 41, price: Decimal('3002.96'),
+	//  dt: date(2024, 1, 1), region: 'ap', flag: False, ts: 2024-01-01 00:00:00}
+	// (ts is TIMESTAMP(3), so three fraction digits). The mapping adds snapshot.
+	if rows != 300 {
+		t.Fatalf("quickstart delivered %d rows, want 300", rows)
 	}
-	t.Logf("quickstart delivered %d rows", rows)
+	want := `{"amount":41,"dt":"2024-01-01","flag":false,"id":1,"name":"héllo wörld-1","price":"3002.96","region":"ap","snapshot":3,"ts":"2024-01-01T00:00:00.000"}`
+	if row1 != want {
+		t.Fatalf("row 1\n%s\nwant\n%s", row1, want)
+	}
+	if p, ok := meta1["paimon_partition"].(map[string]any); !ok || p["dt"] != "2024-01-01" {
+		t.Fatalf("paimon_partition = %#v, want {dt: 2024-01-01}", meta1["paimon_partition"])
+	}
+	if meta1["paimon_table"] != "demo.orders" || meta1["paimon_snapshot_id"] != int64(3) {
+		t.Fatalf("metadata %v", meta1)
+	}
 }
