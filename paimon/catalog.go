@@ -23,7 +23,14 @@ type Catalog struct {
 type CatalogOption func(*catalogConfig)
 
 type catalogConfig struct {
-	fio fileio.FileIO
+	fio     fileio.FileIO
+	storage fileio.Options
+}
+
+// WithStorageOptions configures the object store client chosen from the
+// warehouse URI (region, endpoint, credentials, retries, request metrics).
+func WithStorageOptions(o fileio.Options) CatalogOption {
+	return func(c *catalogConfig) { c.storage = o }
 }
 
 // WithFileIO makes the catalog use the given storage instead of choosing one
@@ -32,8 +39,9 @@ func WithFileIO(fio fileio.FileIO) CatalogOption {
 	return func(c *catalogConfig) { c.fio = fio }
 }
 
-// OpenCatalog opens the filesystem catalog at warehouse, a local path or a
-// file: URI (object store schemes need WithFileIO until they are built in).
+// OpenCatalog opens the filesystem catalog at warehouse: a local path, a
+// file: URI, or an object store URI (s3://, s3a://, gs://, azblob://,
+// abfs://) whose client is configured by WithStorageOptions.
 func OpenCatalog(ctx context.Context, warehouse string, opts ...CatalogOption) (*Catalog, error) {
 	var cfg catalogConfig
 	for _, o := range opts {
@@ -44,24 +52,23 @@ func OpenCatalog(ctx context.Context, warehouse string, opts ...CatalogOption) (
 	}
 	warehouse = strings.TrimRight(warehouse, "/")
 	if cfg.fio == nil {
-		scheme := ""
-		if i := strings.Index(warehouse, "://"); i > 0 {
-			scheme = warehouse[:i]
+		fio, err := fileio.Open(ctx, warehouse, cfg.storage)
+		if err != nil {
+			return nil, fmt.Errorf("open catalog %s: %w", warehouse, err)
 		}
-		switch scheme {
-		case "", "file":
-			cfg.fio = fileio.NewLocal()
-		default:
-			return nil, fmt.Errorf("open catalog %s: storage scheme %q: %w", warehouse, scheme, ErrUnsupported)
-		}
+		cfg.fio = fio
 	}
 	c := &Catalog{warehouse: warehouse, fio: cfg.fio}
-	st, err := c.fio.Stat(ctx, warehouse)
+	// On object stores a warehouse is a key prefix: it "exists" when
+	// something lives under it, which a listing tells in one request.
+	ents, err := c.fio.List(ctx, warehouse)
 	if err != nil {
 		return nil, fmt.Errorf("open catalog %s: %w", warehouse, err)
 	}
-	if !st.IsDir {
-		return nil, fmt.Errorf("open catalog %s: not a directory", warehouse)
+	if len(ents) == 0 {
+		if st, err := c.fio.Stat(ctx, warehouse); err != nil || !st.IsDir {
+			return nil, fmt.Errorf("open catalog %s: no such warehouse directory: %w", warehouse, fileio.ErrNotExist)
+		}
 	}
 	return c, nil
 }

@@ -47,7 +47,7 @@ type avroReader struct {
 type appender func(v any) error
 
 func openAvro(ctx context.Context, fio fileio.FileIO, path string, opts Options) (_ Reader, err error) {
-	f, err := fio.Open(ctx, path)
+	f, err := openFile(ctx, fio, path, opts.FileSize)
 	if err != nil {
 		return nil, fmt.Errorf("open avro file %s: %w", path, err)
 	}

@@ -44,6 +44,9 @@ type Options struct {
 	BatchSize int
 	// Alloc allocates the Arrow buffers (memory.DefaultAllocator when nil).
 	Alloc memory.Allocator
+	// FileSize, when positive, is the file's size as the manifest records
+	// it; object stores then skip the request that would fetch it.
+	FileSize int64
 }
 
 // RowGroupStats are the footer statistics of one Parquet row group, aligned
@@ -134,4 +137,13 @@ func Open(ctx context.Context, fio fileio.FileIO, path string, opts Options) (Re
 		return nil, fmt.Errorf("ORC data files are not supported yet: %s: %w", path, types.ErrUnsupported)
 	}
 	return nil, fmt.Errorf("data file format %q is not supported yet: %s: %w", f, path, types.ErrUnsupported)
+}
+
+// openFile opens a data file, passing the known size to stores that can use
+// it.
+func openFile(ctx context.Context, fio fileio.FileIO, path string, size int64) (fileio.File, error) {
+	if size > 0 {
+		return fileio.OpenSized(ctx, fio, path, size)
+	}
+	return fio.Open(ctx, path)
 }

@@ -57,7 +57,7 @@ func guard(path string, err *error) {
 }
 
 func openParquet(ctx context.Context, fio fileio.FileIO, path string, opts Options) (_ Reader, err error) {
-	f, err := fio.Open(ctx, path)
+	f, err := openFile(ctx, fio, path, opts.FileSize)
 	if err != nil {
 		return nil, fmt.Errorf("open parquet file %s: %w", path, err)
 	}

@@ -151,7 +151,7 @@ func openFile(ctx context.Context, fio fileio.FileIO, schemas SchemaSource, read
 		fs.cols = append(fs.cols, cm)
 	}
 	fileFields = append(fileFields, systemFields()...)
-	opts := format.Options{Fields: fileFields, BatchSize: batchSize, Alloc: mem}
+	opts := format.Options{Fields: fileFields, BatchSize: batchSize, Alloc: mem, FileSize: f.Meta.FileSize}
 	if f.Deletion != nil {
 		dv, err := deletionvector.ReadRange(ctx, fio, f.Deletion.Path, f.Deletion.Offset, f.Deletion.Length)
 		if err != nil {

@@ -69,7 +69,7 @@ func (s *splitReader) openFile(f *scan.DataFile) (*fileReader, error) {
 		}
 		fr.cols = append(fr.cols, cp)
 	}
-	opts := format.Options{Fields: fileFields, BatchSize: s.r.BatchSize, Alloc: s.mem}
+	opts := format.Options{Fields: fileFields, BatchSize: s.r.BatchSize, Alloc: s.mem, FileSize: meta.FileSize}
 	if s.filter != nil {
 		opts.RowGroupFilter = fr.rowGroupMayMatch
 	}
