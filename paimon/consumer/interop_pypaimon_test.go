@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,10 +26,7 @@ func pythonPath(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("interop with reference implementations skipped in -short mode")
 	}
-	py := os.Getenv("PAIMON_PYTHON")
-	if py == "" {
-		py = "/work/venv/bin/python"
-	}
+	py := testenv.Python(t)
 	missing := func(why string) {
 		msg := "SKIPPING pypaimon interop: " + why + " (set PAIMON_PYTHON to a python with pypaimon 2.1.0)"
 		if os.Getenv("CI") == "true" {

@@ -2,7 +2,7 @@ package schema
 
 import (
 	"context"
-	"os"
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -11,20 +11,12 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
 
-const pypaimonPython = "/work/venv/bin/python"
-
 // runPypaimon runs script with pypaimon's Python, passing the warehouse
 // directory as argv[1]. Without the venv the test is skipped loudly: CI
 // installs it, and a silent skip would hide the only end-to-end check.
 func runPypaimon(t *testing.T, script string) string {
 	t.Helper()
-	py := os.Getenv("PAIMON_PYTHON")
-	if py == "" {
-		py = pypaimonPython
-	}
-	if _, err := os.Stat(py); err != nil {
-		t.Skipf("!!! SKIPPING LIVE PYPAIMON TEST: %s not found (set PAIMON_PYTHON or create the venv with pypaimon 2.1.0) !!!", py)
-	}
+	py := testenv.Python(t)
 	wh := t.TempDir()
 	cmd := exec.Command(py, "-c", script, wh)
 	out, err := cmd.CombinedOutput()

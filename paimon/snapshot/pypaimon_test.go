@@ -3,6 +3,7 @@ package snapshot
 import (
 	"context"
 	"encoding/json"
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,13 +18,7 @@ import (
 // venv the test is skipped loudly: CI installs it.
 func runPypaimon(t *testing.T, script string) (string, []byte) {
 	t.Helper()
-	py := os.Getenv("PAIMON_PYTHON")
-	if py == "" {
-		py = "/work/venv/bin/python"
-	}
-	if _, err := os.Stat(py); err != nil {
-		t.Skipf("!!! SKIPPING LIVE PYPAIMON TEST: %s not found (set PAIMON_PYTHON or create the venv with pypaimon 2.1.0) !!!", py)
-	}
+	py := testenv.Python(t)
 	wh := t.TempDir()
 	cmd := exec.Command(py, "-c", script, wh)
 	cmd.Stderr = os.Stderr

@@ -1,7 +1,7 @@
 # Generates partitions.json: a pypaimon 2.1.0 table partitioned by many types;
 # dumps each manifest entry's raw _PARTITION / _VALUE_STATS bytes as hex with the
 # values this script wrote, so the Go decoder is checked against real files.
-# Run: /work/venv/bin/python gen_rows.py <out.json>
+# Run: resources/.venv/bin/python (or $PAIMON_PYTHON) gen_rows.py <out.json>
 import json, sys, tempfile, glob, os, datetime, decimal
 import pyarrow as pa
 import fastavro

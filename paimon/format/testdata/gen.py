@@ -1,6 +1,6 @@
 """Generates the data-file fixtures of paimon/format.
 
-Run with the pypaimon 2.1.0 venv:  /work/venv/bin/python gen.py
+Run with the pypaimon 2.1.0 venv:  resources/.venv/bin/python (or $PAIMON_PYTHON) gen.py
 Outputs (all small, committed so tests run offline):
   pypaimon_all.parquet / .avro  data files written by pypaimon itself (copied out of real tables)
   pypaimon_all.fields.json      the table's schema-0 "fields" (what the Go reader gets as Options.Fields)

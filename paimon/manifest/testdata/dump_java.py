@@ -2,7 +2,7 @@
 
 The tables come from a throwaway Maven project (not committed) using
 org.apache.paimon:paimon-bundle:1.3.1; see README.md for what it writes. Run:
-/work/venv/bin/python dump_java.py <warehouse>/db.db/<table> ...
+resources/.venv/bin/python (or $PAIMON_PYTHON) dump_java.py <warehouse>/db.db/<table> ...
 """
 import json
 import os

@@ -1,6 +1,6 @@
 """Regenerates the pypaimon-written manifest fixtures of paimon/manifest.
 
-Run: /work/venv/bin/python gen_pypaimon.py <scratch warehouse dir>
+Run: resources/.venv/bin/python (or $PAIMON_PYTHON) gen_pypaimon.py <scratch warehouse dir>
 (pypaimon 2.1.0). It writes small tables, copies every Avro file under each table's
 manifest/ directory into ./pypaimon/<table>/, and writes ./pypaimon/<table>/expected.json:
 what fastavro reads from each file (bytes as hex) plus, per snapshot, the manifest lists

@@ -1,7 +1,7 @@
 # Writes an append table with pypaimon 2.1.0, copies its single Parquet data
 # file to testdata/filter.parquet and, for each filter in CASES, the row ids
 # pypaimon's own filtered read returns (read_builder.with_filter) into
-# filter_expected.json. Run: /work/venv/bin/python gen_filter.py
+# filter_expected.json. Run: resources/.venv/bin/python (or $PAIMON_PYTHON) gen_filter.py
 import json, os, glob, shutil, tempfile, datetime, decimal
 import pyarrow as pa
 from pypaimon import CatalogFactory, Schema
