@@ -7,7 +7,8 @@
 # COUNT (default 3) is the -count of the Go benchmarks and the --repeat of pypaimon. The tables
 # are generated once into $PAIMON_BENCH_DIR (make_tables.py caches them). The Python venv is
 # $PAIMON_PYTHON, else resources/.venv, else /work/venv. Set GO_TEST to override `go test`
-# (e.g. GO_TEST="/tmp/vet.sh test" when the working tree needs a build overlay). Raw outputs
+# and GO_BUILD to override `go build` (e.g. GO_TEST="/tmp/vet.sh test" GO_BUILD="/tmp/vet.sh build"
+# when the working tree needs a build overlay). Raw outputs
 # are kept in $PAIMON_BENCH_DIR/results/. LATENCY=0 skips the ~2 minute latency test.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,10 +38,7 @@ $gotest ./tests/bench/ -run 'TestWideMemory' -v -count 1 | tee "$out/go-memory.t
 
 echo "== peak RSS of a separate reader process"
 bin="$out/readtable"
-$gotest -c -o /dev/null ./tests/bench/ >/dev/null 2>&1 || true
-go_build=${GO_TEST%% test}
-go_build=${go_build:-go}
-$go_build build -o "$bin" ./tests/bench/readtable
+${GO_BUILD:-go build} -o "$bin" ./tests/bench/readtable
 : > "$out/rss.txt"
 for snap in 4 8; do
   for cols in "" "id,s"; do
@@ -88,10 +86,14 @@ rows = [
     ("stream bench.wide as row dicts (rows/s)", None, None, py["stream_wide_dicts"]["metric"]),
 ]
 fmt = lambda v: "-" if v is None else ("%.4g" % v)
-print("| measurement | Go library | raw pqarrow | pypaimon 2.1.0 | Go/raw | pypaimon/Go |")
+print("| measurement | Go library | raw pqarrow | pypaimon 2.1.0 | Go / raw | pypaimon cost / Go cost |")
 print("|---|---|---|---|---|---|")
 for name, go, raw, pyv in rows:
     ratio = fmt(go / raw) if go and raw else "-"
-    pr = fmt(pyv / go) if go and pyv and "(s)" in name or (go and pyv and "(ms)" in name) else "-"
-    print("| %s | %s | %s | %s | %s | %s |" % (name, fmt(go), fmt(raw), fmt(pyv), ratio, pr))
+    # > 1 means pypaimon takes longer than Go; times are divided as is, rates inverted.
+    if go and pyv:
+        vs = fmt(pyv / go if name.endswith("(s)") or name.endswith("(ms)") else go / pyv)
+    else:
+        vs = "-"
+    print("| %s | %s | %s | %s | %s | %s |" % (name, fmt(go), fmt(raw), fmt(pyv), ratio, vs))
 PY
