@@ -36,6 +36,12 @@ type server struct {
 	name   string
 	faults *fileiotest.FaultHandler
 	url    string
+	// backend is the server without the fault handler, so a test can put
+	// more fronts (different fault rates, byte meters) before the same data.
+	backend http.Handler
+	// direct is versitygw's own URL (empty for gofakes3), for clients that
+	// must not see injected faults, such as the pypaimon writer.
+	direct string
 }
 
 func (s *server) options() fileio.Options {
@@ -61,7 +67,7 @@ func front(t testing.TB, name string, next http.Handler, fc fileiotest.FaultConf
 	fh := fileiotest.NewFaultHandler(next, fc)
 	srv := httptest.NewServer(fh)
 	t.Cleanup(srv.Close)
-	return &server{name: name, faults: fh, url: srv.URL}
+	return &server{name: name, faults: fh, url: srv.URL, backend: next}
 }
 
 // fake starts gofakes3 in-process: no signature checks, but fast.
@@ -135,5 +141,7 @@ func versity(t testing.TB, fc fileiotest.FaultConfig) *server {
 	}
 	target, _ := url.Parse("http://" + addr)
 	// The proxy keeps the client's Host header, which SigV4 signed.
-	return front(t, "versitygw", httputil.NewSingleHostReverseProxy(target), fc)
+	s := front(t, "versitygw", httputil.NewSingleHostReverseProxy(target), fc)
+	s.direct = "http://" + addr
+	return s
 }
