@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -174,4 +175,110 @@ func rangeCheckCalls(pm *pollMarks) []string {
 		}
 	}
 	return out
+}
+
+// fileReads is the cost of reading a table's data files through the
+// library, planning excluded.
+type fileReads struct {
+	files, rows    int64
+	requests, gets int
+	bytes          int64
+	hooked         int
+}
+
+// readDataFiles plans tbl (projected) and reads every split through cat,
+// counting only the reads: the meter and the hook are reset after
+// planning.
+func readDataFiles(t testing.TB, tbl *paimon.Table, m *meter, counter *requestCounter, projection ...string) fileReads {
+	t.Helper()
+	ctx := context.Background()
+	rb := tbl.NewReadBuilder()
+	if projection != nil {
+		rb = rb.WithProjection(projection...)
+	}
+	plan, err := rb.NewScan().Plan(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.reset()
+	counter.reset()
+	var r fileReads
+	rd := rb.NewRead()
+	for _, sp := range plan.Splits {
+		r.files += int64(len(sp.Files()))
+		rr, err := rd.Read(ctx, sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rr.Next() {
+			r.rows += rr.RecordBatch().NumRows()
+		}
+		err = rr.Err()
+		rr.Release()
+		if err != nil {
+			t.Fatalf("read %v: %v", sp.Files(), err)
+		}
+	}
+	var bm map[string]int
+	r.requests, r.bytes, bm = m.stats()
+	r.gets = bm["GET"]
+	r.hooked, _ = counter.snapshot()
+	return r
+}
+
+// TestDataFileReadRequests reads the data files of committed fixture
+// tables through s3:// with all columns and with 2: a file smaller than
+// the tail cache (64 KiB) costs exactly one GET of exactly its bytes, and
+// no HEAD (the manifest's file size is used).
+func TestDataFileReadRequests(t *testing.T) {
+	base := versity(t, fileiotest.FaultConfig{})
+	s, m := base.another(t, "metered", fileiotest.FaultConfig{})
+	dir := filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse")
+	root := "s3://" + bucket + "/files"
+	counter := newRequestCounter()
+	opts := s.options()
+	opts.Metrics = counter.hook
+	ctx := context.Background()
+	for _, tc := range []struct {
+		table string
+	}{{"interop.db/types_single"}, {"interop.db/types_parquet_zstd"}} {
+		t.Run(tc.table, func(t *testing.T) {
+			local := filepath.Join(dir, filepath.FromSlash(tc.table))
+			upload(t, s.open(t, s.options()), local, fileio.Join(root, tc.table))
+			var size int64
+			files, _ := filepath.Glob(filepath.Join(local, "bucket-*", "data-*.parquet"))
+			for _, f := range files {
+				st, err := os.Stat(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				size += st.Size()
+			}
+			cat, err := paimon.OpenCatalog(ctx, root, paimon.WithStorageOptions(opts))
+			if err != nil {
+				t.Fatal(err)
+			}
+			db, name, _ := strings.Cut(tc.table, ".db/")
+			tbl, err := cat.GetTable(ctx, db+"."+name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fields := tbl.Schema().Fields
+			all := readDataFiles(t, tbl, m, counter)
+			two := readDataFiles(t, tbl, m, counter, fields[0].Name, fields[len(fields)-1].Name)
+			for _, r := range []struct {
+				name string
+				r    fileReads
+			}{{"all columns", all}, {"2 columns", two}} {
+				t.Logf("%s, %s: %d files (%d bytes on disk), %d rows: %d requests (%d GET), %d bytes; hook %d",
+					tc.table, r.name, r.r.files, size, r.r.rows, r.r.requests, r.r.gets, r.r.bytes, r.r.hooked)
+				if r.r.files != int64(len(files)) || r.r.requests != len(files) || r.r.gets != len(files) || r.r.bytes != size || r.r.hooked != r.r.requests {
+					t.Errorf("%s: want one GET of exactly the file per file (%d files, %d bytes)", r.name, len(files), size)
+				}
+			}
+			if all.rows == 0 || two.rows != all.rows {
+				t.Errorf("rows: all columns %d, 2 columns %d", all.rows, two.rows)
+			}
+		})
+	}
 }
