@@ -7,6 +7,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/manifest"
 	"github.com/connect-paimon/connect-paimon/paimon/mergetree"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/scan"
@@ -29,6 +30,7 @@ type Table struct {
 	schema    *schema.TableSchema
 	schemas   *schema.Manager
 	snapshots *snapshot.Manager
+	manifests *manifest.Decoder
 }
 
 // OpenTable opens the table stored at root (its directory) directly,
@@ -60,6 +62,7 @@ func openTable(ctx context.Context, fio fileio.FileIO, root, name, branch string
 	t := &Table{
 		fio: fio, root: root, name: name, branch: branch, schema: s, schemas: schemas,
 		snapshots: snapshot.NewManager(fio, root, branch),
+		manifests: manifest.NewDecoder(),
 	}
 	if err := checkSupported(s); err != nil {
 		return nil, fmt.Errorf("table %s: %w", name, err)
@@ -145,7 +148,7 @@ func (t *Table) planner(sch *schema.TableSchema, filter *predicate.Predicate, bu
 	return &scan.Planner{
 		FIO: t.fio, TableRoot: t.root, Schema: sch, Schemas: t.schemas,
 		Filter: filter, BucketFilter: buckets, Paths: t.pathFactory(sch),
-		PrimaryKey: len(sch.PrimaryKeys) > 0, LevelFilter: levels,
+		PrimaryKey: len(sch.PrimaryKeys) > 0, LevelFilter: levels, Manifests: t.manifests,
 	}
 }
 

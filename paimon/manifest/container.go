@@ -10,7 +10,6 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/twmb/avro"
-	"github.com/twmb/avro/ocf"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
@@ -46,8 +45,8 @@ func sniff(data []byte) error {
 // fresh T, after checking that the writer schema has the required fields.
 // Fields absent from the writer schema stay at their zero value (nil for the
 // pointer and slice fields of later versions); fields the struct does not
-// know are skipped.
-func decodeFile[T any](ctx context.Context, fio fileio.FileIO, path string, req *schemaReq, fn func(*T) error) error {
+// know are skipped. d caches writer schemas; nil parses each file's.
+func decodeFile[T any](ctx context.Context, d *Decoder, fio fileio.FileIO, path string, req *schemaReq, fn func(*T) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -58,46 +57,44 @@ func decodeFile[T any](ctx context.Context, fio fileio.FileIO, path string, req 
 	if err := sniff(data); err != nil {
 		return err
 	}
-	rd, err := ocf.NewReader(bytes.NewReader(data),
-		ocf.WithCodec(&zstdDecodeCodec{}),
-		ocf.WithCodec(bzip2Codec{}),
-		ocf.WithCodec(xzCodec{}),
-		ocf.WithMaxDecompressedBlockBytes(maxBlockBytes),
-		ocf.WithDecodeOpts(avro.SkipUnknown()),
-	)
+	c, err := parseContainer(data)
 	if err != nil {
 		return err
 	}
-	defer rd.Close()
-	// Paimon's writers define every nested record once, so the root tree can
-	// be checked as is; expanding named references costs as much as parsing
-	// the schema and is only done when a reference hides a nested record.
-	root := rd.Schema().Root()
-	if err := req.check(root); err != nil {
-		if !errors.Is(err, errNamedReference) {
-			return fmt.Errorf("writer schema: %w", err)
-		}
-		if err := req.check(root.ExpandReferences()); err != nil {
-			return fmt.Errorf("writer schema: %w", err)
-		}
+	ws, err := d.schema(c.schema)
+	if err != nil {
+		return fmt.Errorf("parse writer schema: %w", err)
 	}
-	for n := 0; ; n++ {
-		if n%ctxCheckEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		var rec T
-		if err := rd.Decode(&rec); err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return fmt.Errorf("record %d: %w", n, err)
-		}
-		if err := fn(&rec); err != nil {
-			return fmt.Errorf("record %d: %w", n, err)
-		}
+	if err := ws.check(req); err != nil {
+		return err
 	}
+	n := 0
+	return c.blocks(func(count int64, raw []byte) error {
+		for i := int64(0); i < count; i++ {
+			if n%ctxCheckEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			var rec T
+			rest, err := ws.s.Decode(raw, &rec, avro.SkipUnknown())
+			if err != nil {
+				return fmt.Errorf("record %d: %w", n, err)
+			}
+			if len(rest) == len(raw) {
+				return fmt.Errorf("record %d: decodes from zero bytes (corrupt record count)", n)
+			}
+			raw = rest
+			if err := fn(&rec); err != nil {
+				return fmt.Errorf("record %d: %w", n, err)
+			}
+			n++
+		}
+		if len(raw) != 0 {
+			return fmt.Errorf("%d trailing bytes after record %d", len(raw), n)
+		}
+		return nil
+	})
 }
 
 // schemaReq lists the fields a record must have in the writer schema, and

@@ -48,8 +48,13 @@ func manifestListReq() *schemaReq {
 // ReadManifestList reads a manifest list (a snapshot's baseManifestList,
 // deltaManifestList or changelogManifestList) in file order.
 func ReadManifestList(ctx context.Context, fio fileio.FileIO, path string) ([]FileMeta, error) {
+	return (*Decoder)(nil).ReadManifestList(ctx, fio, path)
+}
+
+// ReadManifestList is the package function of that name, with the schema cache.
+func (d *Decoder) ReadManifestList(ctx context.Context, fio fileio.FileIO, path string) ([]FileMeta, error) {
 	var out []FileMeta
-	err := decodeFile(ctx, fio, path, manifestListReq(), func(r *fileMetaRecord) error {
+	err := decodeFile(ctx, d, fio, path, manifestListReq(), func(r *fileMetaRecord) error {
 		if err := checkVersion(r.Version, ManifestVersion); err != nil {
 			return err
 		}
@@ -95,7 +100,12 @@ func checkKind(k int32) (FileKind, error) {
 // every entry. fn owns the entry (nothing is reused between calls). An error
 // from fn stops the read and is returned wrapped with the file name.
 func ReadManifestFunc(ctx context.Context, fio fileio.FileIO, path string, fn func(*Entry) error) error {
-	err := decodeFile(ctx, fio, path, manifestReq(), func(r *entryRecord) error {
+	return (*Decoder)(nil).ReadManifestFunc(ctx, fio, path, fn)
+}
+
+// ReadManifestFunc is the package function of that name, with the schema cache.
+func (d *Decoder) ReadManifestFunc(ctx context.Context, fio fileio.FileIO, path string, fn func(*Entry) error) error {
+	err := decodeFile(ctx, d, fio, path, manifestReq(), func(r *entryRecord) error {
 		if err := checkVersion(r.Version, ManifestVersion); err != nil {
 			return err
 		}
@@ -162,8 +172,13 @@ func indexManifestReq() *schemaReq {
 
 // ReadIndexManifest reads a snapshot's index manifest (snapshot.indexManifest).
 func ReadIndexManifest(ctx context.Context, fio fileio.FileIO, path string) ([]IndexEntry, error) {
+	return (*Decoder)(nil).ReadIndexManifest(ctx, fio, path)
+}
+
+// ReadIndexManifest is the package function of that name, with the schema cache.
+func (d *Decoder) ReadIndexManifest(ctx context.Context, fio fileio.FileIO, path string) ([]IndexEntry, error) {
 	var out []IndexEntry
-	err := decodeFile(ctx, fio, path, indexManifestReq(), func(r *indexEntryRecord) error {
+	err := decodeFile(ctx, d, fio, path, indexManifestReq(), func(r *indexEntryRecord) error {
 		if err := checkVersion(r.Version, IndexManifestVersion); err != nil {
 			return err
 		}

@@ -22,7 +22,7 @@ func (p *Planner) attachDeletionVectors(ctx context.Context, snap *snapshot.Snap
 		return nil
 	}
 	path := p.manifestPath(*snap.IndexManifest)
-	entries, err := manifest.ReadIndexManifest(ctx, p.FIO, path)
+	entries, err := p.Manifests.ReadIndexManifest(ctx, p.FIO, path)
 	if err != nil {
 		return fmt.Errorf("snapshot %d: %w", snap.ID, err)
 	}

@@ -97,6 +97,9 @@ type Planner struct {
 
 	// Parallelism bounds concurrent manifest reads (default 8).
 	Parallelism int
+	// Manifests decodes manifest files, caching writer schemas; share one
+	// per table. Nil decodes without a cache.
+	Manifests *manifest.Decoder
 	// PrimaryKey is set for primary-key tables: value statistics never
 	// prune their files, because a file whose rows don't match may hold the
 	// newest version of a key whose older version does.
@@ -204,7 +207,7 @@ func (p *Planner) readEntries(ctx context.Context, snap *snapshot.Snapshot, list
 		if l == "" {
 			continue
 		}
-		ms, err := manifest.ReadManifestList(ctx, p.FIO, p.manifestPath(l))
+		ms, err := p.Manifests.ReadManifestList(ctx, p.FIO, p.manifestPath(l))
 		if err != nil {
 			return nil, fmt.Errorf("snapshot %d: %w", snap.ID, err)
 		}
@@ -230,7 +233,7 @@ func (p *Planner) readEntries(ctx context.Context, snap *snapshot.Snapshot, list
 			defer wg.Done()
 			for i := range next {
 				path := p.manifestPath(todo[i].FileName)
-				errs[i] = manifest.ReadManifestFunc(ctx, p.FIO, path, func(e *manifest.Entry) error {
+				errs[i] = p.Manifests.ReadManifestFunc(ctx, p.FIO, path, func(e *manifest.Entry) error {
 					keep, err := p.entryMayMatch(ctx, e)
 					if err != nil {
 						return fmt.Errorf("manifest %s: %w", path, err)
