@@ -237,7 +237,7 @@ func TestStreamFromTimestampBoundaries(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s, err := tbl.NewStreamReadBuilder().WithStartMode(paimon.StartFromTimestamp).
-				WithStartTimestamp(time.UnixMilli(c.at)).WithPollInterval(10*time.Millisecond).
+				WithStartTimestamp(time.UnixMilli(c.at)).WithPollInterval(10 * time.Millisecond).
 				WithEndSnapshot(3).NewStreamingScan(ctx)
 			if err != nil {
 				t.Fatal(err)
@@ -263,7 +263,7 @@ func TestStreamFromTimestampBoundaries(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, err := tbl.NewStreamReadBuilder().WithStartMode(paimon.StartFromTimestamp).
-		WithStartTimestamp(time.UnixMilli(ts[1]-1)).WithPollInterval(10*time.Millisecond).
+		WithStartTimestamp(time.UnixMilli(ts[1] - 1)).WithPollInterval(10 * time.Millisecond).
 		WithEndSnapshot(3).NewStreamingScan(ctx)
 	if err != nil {
 		t.Fatal(err)
