@@ -74,7 +74,7 @@ func openParquet(ctx context.Context, fio fileio.FileIO, path string, opts Optio
 	if err != nil {
 		return nil, fmt.Errorf("read parquet footer of %s: %w", path, err)
 	}
-	r.fr, err = pqarrow.NewFileReader(r.pf, pqarrow.ArrowReadProperties{BatchSize: int64(opts.BatchSize)}, opts.Alloc)
+	r.fr, err = pqarrow.NewFileReader(r.pf, pqarrow.ArrowReadProperties{BatchSize: int64(opts.BatchSize), Parallel: len(opts.Fields) > 1}, opts.Alloc)
 	if err != nil {
 		return nil, fmt.Errorf("read parquet schema of %s: %w", path, err)
 	}
