@@ -247,6 +247,13 @@ func TestStreamingOverS3(t *testing.T) {
 	wg.Wait()
 	_, _, faults := faulty.faults.Stats()
 	t.Logf("faults injected into the faulty follower: %v", faults)
+	injected := 0
+	for _, n := range faults {
+		injected += n
+	}
+	if injected < 10 {
+		t.Errorf("only %d faults injected into the faulty follower; the run proves little", injected)
+	}
 	for i, f := range followers {
 		if errs[i] != nil {
 			t.Fatalf("%s via %s: %v", f.consumerID, f.srv.name, errs[i])
