@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -92,10 +93,36 @@ type paimonInput struct {
 	ended     bool
 	limiter   *throttle
 
+	// Progress of the current plan, for the progress log line of long
+	// plans (a first full plan of a big table can take minutes).
+	planStart     time.Time
+	planFiles     int
+	planFilesDone int
+	planRows      int64
+	lastProgress  time.Time
+	progressEvery time.Duration
+
+	// Last counters seen from a readCounter source, to turn its totals into
+	// metric increments.
+	seenFiles, seenBytes int64
+
 	commitMu  sync.Mutex
 	committed int64
 	lastWrite time.Time
 }
+
+// readCounter is implemented by sources that count what their reads really
+// fetched. Files pruned by the filter, or read twice after a reconnect, then
+// show up in the metrics as they happened; without it the input counts the
+// files and bytes of each split it opens.
+type readCounter interface {
+	// ReadCounts returns running totals of data files opened and their bytes.
+	ReadCounts() (files, bytes int64)
+}
+
+// progressLogEvery is how often a plan that takes long to read logs its
+// progress, so an operator can tell a big first plan from a hung one.
+const progressLogEvery = 5 * time.Second
 
 func newInput(cfg Config, open Opener, mgr *service.Resources) *paimonInput {
 	mt := mgr.Metrics()
@@ -113,10 +140,11 @@ func newInput(cfg Config, open Opener, mgr *service.Resources) *paimonInput {
 			committed: mt.NewGauge("paimon_committed_snapshot"),
 			dropped:   mt.NewCounter("paimon_rejected_batches"),
 		},
-		stopCtx: stopCtx,
-		stop:    stop,
-		readSem: make(chan struct{}, 1),
-		limiter: newThrottle(cfg),
+		stopCtx:       stopCtx,
+		stop:          stop,
+		readSem:       make(chan struct{}, 1),
+		limiter:       newThrottle(cfg),
+		progressEvery: progressLogEvery,
 	}
 }
 
@@ -221,6 +249,10 @@ func (p *paimonInput) readBatch(ctx context.Context) (service.MessageBatch, serv
 		}
 		if p.rr == nil {
 			if p.splitIdx >= len(p.plan.Splits) {
+				p.syncReadCounts(src)
+				if !p.lastProgress.IsZero() {
+					p.log.Infof("paimon input: snapshot %d of %s read: %d/%d files, %d rows in %s", p.plan.SnapshotID, p.cfg.FullName(), p.planFiles, p.planFiles, p.planRows, time.Since(p.planStart).Round(time.Millisecond))
+				}
 				if err := p.tracker.End(p.plan.SnapshotID); err != nil {
 					return nil, nil, fmt.Errorf("snapshot %d: %w", p.plan.SnapshotID, err)
 				}
@@ -246,6 +278,9 @@ func (p *paimonInput) readBatch(ctx context.Context) (service.MessageBatch, serv
 			continue
 		}
 		p.limiter.addRows(len(batch))
+		p.syncReadCounts(src)
+		p.planRows += int64(len(batch))
+		p.logProgress()
 		ack, err := p.tracker.Add(p.plan.SnapshotID)
 		if err != nil {
 			return nil, nil, fmt.Errorf("snapshot %d: %w", p.plan.SnapshotID, err)
@@ -313,7 +348,41 @@ func (p *paimonInput) nextPlan(ctx context.Context, src Source) error {
 	}
 	plan.Splits = kept
 	p.plan, p.splitIdx = plan, 0
+	p.planStart, p.lastProgress = time.Now(), time.Time{}
+	p.planFiles, p.planFilesDone, p.planRows = 0, 0, 0
+	for _, sp := range kept {
+		p.planFiles += sp.FileCount
+	}
 	return nil
+}
+
+// logProgress logs how far the current plan is, at most every
+// progressEvery and only once the plan has run that long: short plans stay
+// quiet, a long one (the first full read of a big table) reports files
+// done/total and rows so far.
+func (p *paimonInput) logProgress() {
+	now := time.Now()
+	if now.Sub(p.planStart) < p.progressEvery || now.Sub(p.lastProgress) < p.progressEvery {
+		return
+	}
+	p.lastProgress = now
+	p.log.Infof("paimon input: reading snapshot %d of %s: %d/%d files, %d rows so far, %s elapsed", p.plan.SnapshotID, p.cfg.FullName(), p.planFilesDone, p.planFiles, p.planRows, now.Sub(p.planStart).Round(time.Second))
+}
+
+// syncReadCounts moves the source's read counters into the metrics.
+func (p *paimonInput) syncReadCounts(src Source) {
+	rc, ok := src.(readCounter)
+	if !ok {
+		return
+	}
+	files, bytes := rc.ReadCounts()
+	if d := files - p.seenFiles; d > 0 {
+		p.m.files.Incr(d)
+	}
+	if d := bytes - p.seenBytes; d > 0 {
+		p.m.bytes.Incr(d)
+	}
+	p.seenFiles, p.seenBytes = files, bytes
 }
 
 func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
@@ -336,9 +405,12 @@ func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 			rr.Release()
 			return fmt.Errorf("table %s: %w", p.cfg.FullName(), err)
 		}
+		if p.enc != nil {
+			p.log.Infof("paimon input: table %s schema changed at snapshot %d (schema id %d): %s", p.cfg.FullName(), p.plan.SnapshotID, p.plan.SchemaID, describeSchemaChange(p.enc.Schema(), rr.Schema()))
+		}
 		p.enc = enc
 	}
-	if p.splitDone == 0 {
+	if _, counted := src.(readCounter); p.splitDone == 0 && !counted {
 		p.m.files.Incr(int64(sp.FileCount))
 		p.m.bytes.Incr(sp.Bytes)
 	}
@@ -380,6 +452,7 @@ func (p *paimonInput) fillBatch() (service.MessageBatch, error) {
 				if p.skip > 0 {
 					return nil, fmt.Errorf("split bucket %d of snapshot %d of %s (file %s) has fewer rows on re-read than already delivered", sp.Bucket, p.plan.SnapshotID, p.cfg.FullName(), sp.File)
 				}
+				p.planFilesDone += sp.FileCount
 				p.splitIdx++
 				p.splitDone = 0
 				return batch, nil
@@ -533,4 +606,43 @@ func (p *paimonInput) Close(ctx context.Context) error {
 		return ctx.Err()
 	}
 	return nil
+}
+
+// describeSchemaChange names the columns added, dropped and retyped between
+// two read schemas, so the log says what downstream consumers will see
+// change in the message bodies. The row kind column is not part of the body
+// and is left out.
+func describeSchemaChange(old, cur *arrow.Schema) string {
+	var added, dropped, changed []string
+	for _, f := range cur.Fields() {
+		if f.Name == RowKindColumn {
+			continue
+		}
+		idx := old.FieldIndices(f.Name)
+		switch {
+		case len(idx) == 0:
+			added = append(added, fmt.Sprintf("%s %s", f.Name, f.Type))
+		case !arrow.TypeEqual(old.Field(idx[0]).Type, f.Type) || old.Field(idx[0]).Nullable != f.Nullable:
+			changed = append(changed, fmt.Sprintf("%s %s -> %s", f.Name, old.Field(idx[0]).Type, f.Type))
+		}
+	}
+	for _, f := range old.Fields() {
+		if f.Name != RowKindColumn && len(cur.FieldIndices(f.Name)) == 0 {
+			dropped = append(dropped, f.Name)
+		}
+	}
+	var parts []string
+	if len(added) > 0 {
+		parts = append(parts, "added columns ["+strings.Join(added, ", ")+"]")
+	}
+	if len(dropped) > 0 {
+		parts = append(parts, "dropped columns ["+strings.Join(dropped, ", ")+"]")
+	}
+	if len(changed) > 0 {
+		parts = append(parts, "changed columns ["+strings.Join(changed, ", ")+"]")
+	}
+	if len(parts) == 0 {
+		return "columns reordered or field metadata changed"
+	}
+	return strings.Join(parts, "; ")
 }

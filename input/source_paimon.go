@@ -10,6 +10,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
+	"github.com/connect-paimon/connect-paimon/paimon/read"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -41,7 +42,12 @@ func OpenTable(ctx context.Context, cfg Config) (Source, error) {
 		WithIncludeRowKind(cfg.IncludeRowKind).
 		WithStartMode(mode).
 		WithStreamingReadOverwrite(cfg.StreamingReadOverwrite).
-		WithBucketFilter(cfg.ReadsBucket)
+		WithBucketFilter(cfg.ReadsBucket).
+		// Every snapshot the scan passes becomes a plan, even one it skips
+		// (COMPACT) or whose rows this shard does not own: the tracker can
+		// then move the consumer past it instead of pinning it at the last
+		// snapshot with rows until the next one arrives.
+		WithEmitEmptyPlans(true)
 	switch cfg.OnExpired {
 	case ExpiredEarliest:
 		b = b.WithOnExpired(paimon.ExpiredEarliest)
@@ -90,7 +96,9 @@ func OpenTable(ctx context.Context, cfg Config) (Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tableSource{tbl: tbl, scan: sc, read: b.NewRead()}, nil
+	src := &tableSource{tbl: tbl, scan: sc}
+	src.read = b.NewRead().WithStats(&src.stats)
+	return src, nil
 }
 
 // tableSource adapts a StreamingScan. Commit runs on the committer goroutine
@@ -98,9 +106,16 @@ func OpenTable(ctx context.Context, cfg Config) (Source, error) {
 // consumer manager and id fixed at construction, which is what makes that
 // overlap safe (the input's commitMu already serialises commits).
 type tableSource struct {
-	tbl  *paimon.Table
-	read *paimon.Read
-	scan *paimon.StreamingScan
+	tbl   *paimon.Table
+	read  *paimon.Read
+	scan  *paimon.StreamingScan
+	stats read.Stats
+}
+
+// ReadCounts reports the files and bytes the reads really opened, which
+// differs from the plan when a reconnect re-reads a split.
+func (s *tableSource) ReadCounts() (files, bytes int64) {
+	return s.stats.FilesRead.Load(), s.stats.BytesRead.Load()
 }
 
 func (s *tableSource) Next(ctx context.Context) (*Plan, error) {
