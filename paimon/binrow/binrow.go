@@ -20,32 +20,16 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
-// RowKind is the change kind stored in a row's header byte. Partition,
-// key and stats rows always carry Insert.
-type RowKind byte
+// RowKind is the change kind of a row; it is types.RowKind.
+type RowKind = types.RowKind
 
-// The row kinds Java Paimon defines, with their byte values.
+// The row kinds, as in package types.
 const (
-	Insert       RowKind = 0 // +I
-	UpdateBefore RowKind = 1 // -U
-	UpdateAfter  RowKind = 2 // +U
-	Delete       RowKind = 3 // -D
+	Insert       = types.Insert
+	UpdateBefore = types.UpdateBefore
+	UpdateAfter  = types.UpdateAfter
+	Delete       = types.Delete
 )
-
-// String returns Paimon's short string of the kind ("+I", "-U", "+U", "-D").
-func (k RowKind) String() string {
-	switch k {
-	case Insert:
-		return "+I"
-	case UpdateBefore:
-		return "-U"
-	case UpdateAfter:
-		return "+U"
-	case Delete:
-		return "-D"
-	}
-	return fmt.Sprintf("RowKind(%d)", byte(k))
-}
 
 // maxCompactDecimalPrecision and maxCompactTimestampPrecision mirror
 // Decimal.isCompact / Timestamp.isCompact: up to these precisions the value

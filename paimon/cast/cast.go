@@ -529,40 +529,6 @@ func javaFloatToInt(f float64, long bool) int64 {
 
 // strings --------------------------------------------------------------------
 
-// javaDouble spells f like Java's Double.toString (Float.toString when bits
-// is 32): plain notation with at least one fraction digit for 1e-3 ≤ |f| <
-// 1e7, otherwise "d.dddE±n" without a plus sign.
-func javaDouble(f float64, bits int) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	a := math.Abs(f)
-	if a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(f, 'f', -1, bits)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(f, 'e', -1, bits)
-	mant, exp, _ := strings.Cut(s, "e")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	e, _ := strconv.Atoi(exp)
-	return mant + "E" + strconv.Itoa(e)
-}
-
 func toStringCast(arr arrow.Array, from, to types.DataType, mem memory.Allocator) (arrow.Array, error) {
 	var str func(i int) string
 	switch a := arr.(type) {
@@ -579,9 +545,9 @@ func toStringCast(arr arrow.Array, from, to types.DataType, mem memory.Allocator
 	case *array.Int64:
 		str = func(i int) string { return strconv.FormatInt(a.Value(i), 10) }
 	case *array.Float32:
-		str = func(i int) string { return javaDouble(float64(a.Value(i)), 32) }
+		str = func(i int) string { return types.JavaFloatString(float64(a.Value(i)), 32) }
 	case *array.Float64:
-		str = func(i int) string { return javaDouble(a.Value(i), 64) }
+		str = func(i int) string { return types.JavaFloatString(a.Value(i), 64) }
 	case *array.Decimal128:
 		str = func(i int) string { return types.FormatUnscaled(a.Value(i).BigInt(), from.Scale) }
 	case *array.Date32:

@@ -38,36 +38,16 @@ func systemFields() []types.DataField {
 	}
 }
 
-// RowKind is the kind of a key-value record (API/types/RowKind.java); the
-// byte values are those stored in _VALUE_KIND.
-type RowKind int8
+// RowKind is the change kind of a row; it is types.RowKind.
+type RowKind = types.RowKind
 
-// The four row kinds.
+// The row kinds, as in package types.
 const (
-	Insert       RowKind = 0 // +I
-	UpdateBefore RowKind = 1 // -U
-	UpdateAfter  RowKind = 2 // +U
-	Delete       RowKind = 3 // -D
+	Insert       = types.Insert
+	UpdateBefore = types.UpdateBefore
+	UpdateAfter  = types.UpdateAfter
+	Delete       = types.Delete
 )
-
-// String is Java's short string (+I, -U, +U, -D).
-func (k RowKind) String() string {
-	switch k {
-	case Insert:
-		return "+I"
-	case UpdateBefore:
-		return "-U"
-	case UpdateAfter:
-		return "+U"
-	case Delete:
-		return "-D"
-	}
-	return fmt.Sprintf("RowKind(%d)", int8(k))
-}
-
-// IsRetract reports -U and -D: records that withdraw a key's previous
-// version rather than carry a row to return.
-func (k RowKind) IsRetract() bool { return k == UpdateBefore || k == Delete }
 
 // SchemaSource resolves the schema a data file was written with
 // (*schema.Manager implements it).
@@ -145,7 +125,7 @@ func openFile(ctx context.Context, fio fileio.FileIO, schemas SchemaSource, read
 		if j := types.FieldByID(fileSchema.Fields, nf.ID); j >= 0 {
 			ff := fileSchema.Fields[j]
 			cm.fileIdx, cm.from = len(fileFields), ff.Type
-			cm.cast = !sameType(ff.Type, nf.Type)
+			cm.cast = !types.SameIgnoringNullability(ff.Type, nf.Type)
 			fileFields = append(fileFields, ff)
 		}
 		fs.cols = append(fs.cols, cm)
@@ -230,36 +210,4 @@ func (fs *fileSource) close() {
 		fs.fr.Close()
 		fs.fr = nil
 	}
-}
-
-// sameType reports whether a file column can be used as is: equal types
-// including nested field ids, ignoring nullability (never enforced on
-// read).
-func sameType(a, b types.DataType) bool {
-	return stripNull(a).Equal(stripNull(b))
-}
-
-func stripNull(t types.DataType) types.DataType {
-	t.Nullable = true
-	if t.Element != nil {
-		e := stripNull(*t.Element)
-		t.Element = &e
-	}
-	if t.Key != nil {
-		k := stripNull(*t.Key)
-		t.Key = &k
-	}
-	if t.Value != nil {
-		v := stripNull(*t.Value)
-		t.Value = &v
-	}
-	if len(t.Fields) > 0 {
-		fs := make([]types.DataField, len(t.Fields))
-		for i, f := range t.Fields {
-			f.Type = stripNull(f.Type)
-			fs[i] = f
-		}
-		t.Fields = fs
-	}
-	return t
 }

@@ -62,7 +62,7 @@ func (s *splitReader) openFile(f *scan.DataFile) (*fileReader, error) {
 		} else if j := types.FieldByID(fileSchema.Fields, nf.ID); j >= 0 {
 			ff := fileSchema.Fields[j]
 			cp.src, cp.fileIdx, cp.from = srcFile, len(fileFields), ff.Type
-			cp.cast = !sameType(ff.Type, nf.Type)
+			cp.cast = !types.SameIgnoringNullability(ff.Type, nf.Type)
 			fileFields = append(fileFields, ff)
 		} else {
 			cp.src = srcNull // added after the file was written
@@ -189,36 +189,4 @@ func indexOf(xs []string, s string) int {
 		}
 	}
 	return -1
-}
-
-// sameType reports whether a file column can be used as is: equal types,
-// nested field ids included, ignoring nullability (Arrow arrays don't carry
-// it, and NOT NULL is never enforced on read).
-func sameType(a, b types.DataType) bool {
-	return stripNull(a).Equal(stripNull(b))
-}
-
-func stripNull(t types.DataType) types.DataType {
-	t.Nullable = true
-	if t.Element != nil {
-		e := stripNull(*t.Element)
-		t.Element = &e
-	}
-	if t.Key != nil {
-		k := stripNull(*t.Key)
-		t.Key = &k
-	}
-	if t.Value != nil {
-		v := stripNull(*t.Value)
-		t.Value = &v
-	}
-	if len(t.Fields) > 0 {
-		fs := make([]types.DataField, len(t.Fields))
-		for i, f := range t.Fields {
-			f.Type = stripNull(f.Type)
-			fs[i] = f
-		}
-		t.Fields = fs
-	}
-	return t
 }

@@ -2,7 +2,6 @@ package scan
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -89,9 +88,9 @@ func (f *PathFactory) partitionString(v any, t types.DataType) (string, error) {
 	case int64:
 		s = strconv.FormatInt(x, 10)
 	case float32:
-		s = JavaFloatString(float64(x), 32)
+		s = types.JavaFloatString(float64(x), 32)
 	case float64:
-		s = JavaFloatString(x, 64)
+		s = types.JavaFloatString(x, 64)
 	case string:
 		s = x
 	case types.DecimalValue:
@@ -171,40 +170,6 @@ func needsEscape(c byte) bool {
 		return true
 	}
 	return false
-}
-
-// JavaFloatString renders a float like Java's Float/Double.toString: the
-// shortest round-trip digits, plain notation for 1e-3 <= |v| < 1e7 (always
-// with a fraction digit), otherwise "d.dddE<exp>".
-func JavaFloatString(v float64, bits int) string {
-	switch {
-	case math.IsNaN(v):
-		return "NaN"
-	case math.IsInf(v, 1):
-		return "Infinity"
-	case math.IsInf(v, -1):
-		return "-Infinity"
-	case v == 0:
-		if math.Signbit(v) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	a := math.Abs(v)
-	if a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(v, 'f', -1, bits)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(v, 'e', -1, bits) // e.g. 1e+10, 1.5e-05
-	mant, exp, _ := strings.Cut(s, "e")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	e, _ := strconv.Atoi(exp)
-	return mant + "E" + strconv.Itoa(e)
 }
 
 // JavaLocalDateTimeString is LocalDateTime.toString of a Paimon timestamp:

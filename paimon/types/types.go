@@ -262,3 +262,67 @@ func FieldByID(fields []DataField, id int) int {
 // the table or file it was found in; callers test with errors.Is. Refusing
 // is the rule: reading such data without the feature would return wrong rows.
 var ErrUnsupported = errors.New("not supported by this reader yet")
+
+// SameIgnoringNullability reports whether two types are equal, nested field
+// ids included, when nullability is ignored at every level: a file column of
+// such a type can be used as is (Arrow arrays don't carry nullability, and
+// NOT NULL is never enforced on read).
+func SameIgnoringNullability(a, b DataType) bool {
+	return stripNull(a).Equal(stripNull(b))
+}
+
+func stripNull(t DataType) DataType {
+	t.Nullable = true
+	if t.Element != nil {
+		e := stripNull(*t.Element)
+		t.Element = &e
+	}
+	if t.Key != nil {
+		k := stripNull(*t.Key)
+		t.Key = &k
+	}
+	if t.Value != nil {
+		v := stripNull(*t.Value)
+		t.Value = &v
+	}
+	if len(t.Fields) > 0 {
+		fs := make([]DataField, len(t.Fields))
+		for i, f := range t.Fields {
+			f.Type = stripNull(f.Type)
+			fs[i] = f
+		}
+		t.Fields = fs
+	}
+	return t
+}
+
+// RowKind is the change kind of a row (Java's RowKind): the header byte of
+// a BinaryRow and the _VALUE_KIND column of primary-key files.
+type RowKind int8
+
+// The four row kinds with their stored byte values.
+const (
+	Insert       RowKind = 0 // +I
+	UpdateBefore RowKind = 1 // -U
+	UpdateAfter  RowKind = 2 // +U
+	Delete       RowKind = 3 // -D
+)
+
+// String is Java's short string (+I, -U, +U, -D).
+func (k RowKind) String() string {
+	switch k {
+	case Insert:
+		return "+I"
+	case UpdateBefore:
+		return "-U"
+	case UpdateAfter:
+		return "+U"
+	case Delete:
+		return "-D"
+	}
+	return fmt.Sprintf("RowKind(%d)", int8(k))
+}
+
+// IsRetract reports -U and -D: records that withdraw a key's previous
+// version rather than carry a row to return.
+func (k RowKind) IsRetract() bool { return k == UpdateBefore || k == Delete }
