@@ -280,6 +280,9 @@ type StreamingScan struct {
 	overwrite bool
 	producer  string
 	ended     bool
+	// fullPhaseEnd: the start snapshot is already past the end watermark,
+	// so the stream ends after the start (Java's isFullPhaseEnd).
+	fullPhaseEnd bool
 }
 
 // rangeCheckEvery is how many consecutive misses of the next snapshot pass
@@ -358,6 +361,11 @@ func (s *StreamingScan) Next(ctx context.Context) (*StreamPlan, error) {
 			if err != nil {
 				return nil, err
 			}
+			if s.started && !s.fullPhaseEnd {
+				if err := s.checkStartWatermark(ctx); err != nil {
+					return nil, err
+				}
+			}
 			if p != nil {
 				return p, nil
 			}
@@ -368,7 +376,7 @@ func (s *StreamingScan) Next(ctx context.Context) (*StreamPlan, error) {
 			}
 			continue
 		}
-		if s.b.endSnapshot > 0 && s.next > s.b.endSnapshot {
+		if s.fullPhaseEnd || (s.b.endSnapshot > 0 && s.next > s.b.endSnapshot) {
 			s.ended = true
 			return nil, io.EOF
 		}
@@ -400,6 +408,26 @@ func (s *StreamingScan) Next(ctx context.Context) (*StreamPlan, error) {
 			return p, nil
 		}
 	}
+}
+
+// checkStartWatermark applies the end watermark to the start position: when
+// the snapshot before the first one to follow is already past the bound,
+// nothing after the start is read.
+func (s *StreamingScan) checkStartWatermark(ctx context.Context) error {
+	if s.b.endWatermark == nil || s.next <= 1 {
+		return nil
+	}
+	snap, err := s.t.snapshots.Snapshot(ctx, s.next-1)
+	if err != nil {
+		if isNotExist(err) {
+			return nil
+		}
+		return fmt.Errorf("table %s: %w", s.t.name, err)
+	}
+	if snap.Watermark != nil && *snap.Watermark > *s.b.endWatermark {
+		s.fullPhaseEnd = true
+	}
+	return nil
 }
 
 func (s *StreamingScan) sleep(ctx context.Context) error {
@@ -580,6 +608,18 @@ func (s *StreamingScan) onMissing(ctx context.Context) (*StreamPlan, error) {
 		return nil, nil
 	}
 	sm := s.t.snapshots
+	// The cheap answer first: when snapshot next-1 exists the position is
+	// neither expired (expiry removes the oldest first) nor beyond the end,
+	// so the idle poll costs one more request, not the five of a full check.
+	if s.next > 1 {
+		ok, err := sm.Exists(ctx, s.next-1)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", s.t.name, err)
+		}
+		if ok {
+			return nil, nil
+		}
+	}
 	earliest, ok, err := sm.EarliestID(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.t.name, err)

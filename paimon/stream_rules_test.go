@@ -285,14 +285,6 @@ func equalIDs(a, b []int64) bool {
 	return true
 }
 
-// knownBug skips a test that pins Java's behaviour where stream.go is known to differ, unless
-// PAIMON_KNOWN_BUGS=1 (then it runs and fails until fixed). Remove the call with the fix.
-func knownBug(t *testing.T, what string) {
-	t.Helper()
-	if os.Getenv("PAIMON_KNOWN_BUGS") != "1" {
-		t.Skip("KNOWN BUG (set PAIMON_KNOWN_BUGS=1 to run): " + what)
-	}
-}
 
 // TestStreamEndWatermark: Java's BoundedChecker.watermark(b) ends the stream at the first
 // snapshot whose watermark is set and > b; that snapshot is not read, a snapshot without a
@@ -345,7 +337,6 @@ func TestStreamEndWatermark(t *testing.T) {
 	// already past the bound, the full plan is returned and the stream then ends; the same for
 	// a NextSnapshot start whose previous snapshot is past the bound.
 	t.Run("start past the bound", func(t *testing.T) {
-		knownBug(t, "stream.go has no isFullPhaseEnd: after a start snapshot past the bound it waits for the next snapshot instead of ending")
 		for _, mode := range []paimon.StartMode{paimon.StartLatestFull, paimon.StartLatest} {
 			s, err := tbl.NewStreamReadBuilder().WithStartMode(mode).WithEndWatermark(1500).
 				WithPollInterval(10 * time.Millisecond).NewStreamingScan(ctx)
