@@ -1,12 +1,687 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/consumer"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+)
+
+// stdio is where the admin commands write. Benthos keeps its own writers
+// private, so the commands carry theirs and tests capture output in memory.
+type stdio struct {
+	out, err io.Writer
+}
+
+// Flag names shared by every table command.
+const (
+	flagWarehouse       = "warehouse"
+	flagTable           = "table"
+	flagBranch          = "branch"
+	flagJSON            = "json"
+	flagRegion          = "region"
+	flagEndpoint        = "s3-endpoint"
+	flagForcePathStyle  = "s3-force-path-style"
+	flagAccessKeyID     = "access-key-id"
+	flagSecretAccessKey = "secret-access-key"
+	flagSessionToken    = "session-token"
+	flagProfile         = "profile"
+	flagRoleARN         = "role-arn"
+	flagRoleExternalID  = "role-external-id"
+	flagAnonymous       = "anonymous"
+	flagMaxRetries      = "max-retries"
+	flagRequestTimeout  = "request-timeout"
+)
 
 // adminCommands returns the table administration subcommands added beside
-// Benthos' own (run, lint, echo, list, ...). The planned tree is
-// `connect-paimon paimon consumers list|get|reset|delete|expire|clear`,
-// `paimon snapshots` and `paimon tail`; each lands as a *cli.Command here so
-// main needs no change.
-func adminCommands() []*cli.Command {
-	return nil
+// Benthos' own (run, lint, echo, list, ...): `paimon consumers ...`,
+// `paimon snapshots` and `paimon tail`. The tree is built per call because
+// urfave flags hold parse state.
+func adminCommands(sio stdio) []*cli.Command {
+	return []*cli.Command{{
+		Name:  "paimon",
+		Usage: "Inspect and administer Apache Paimon tables (consumers, snapshots, tail)",
+		Description: `Every subcommand addresses one table with --warehouse and --table (db.table),
+optionally --branch, plus storage flags for object stores (--region,
+--s3-endpoint, --s3-force-path-style, --access-key-id, --secret-access-key, ...).
+Flags may follow positional arguments: "consumers reset ID --next 5".`,
+		Subcommands: []*cli.Command{
+			consumersCommand(sio),
+			snapshotsCommand(sio),
+			tailCommand(sio),
+		},
+	}}
+}
+
+// tableFlags are the flags of every leaf command: the table address and the
+// storage options, named like the AWS CLI where a counterpart exists.
+func tableFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: flagWarehouse, Aliases: []string{"w"}, EnvVars: []string{"PAIMON_WAREHOUSE"}, Usage: "warehouse root: a local path or s3://, gs://, azblob:// URL"},
+		&cli.StringFlag{Name: flagTable, Aliases: []string{"t"}, EnvVars: []string{"PAIMON_TABLE"}, Usage: "table as `database.table`"},
+		&cli.StringFlag{Name: flagBranch, Value: "main", Usage: "table branch"},
+		&cli.StringFlag{Name: flagRegion, Usage: "object store region (S3)", Category: "storage"},
+		&cli.StringFlag{Name: flagEndpoint, Aliases: []string{"endpoint"}, Usage: "S3-compatible endpoint URL (MinIO, versitygw, ...)", Category: "storage"},
+		&cli.BoolFlag{Name: flagForcePathStyle, Usage: "address buckets as endpoint/bucket (most S3-compatible stores)", Category: "storage"},
+		&cli.StringFlag{Name: flagAccessKeyID, EnvVars: []string{"AWS_ACCESS_KEY_ID"}, Usage: "static access key id", Category: "storage"},
+		&cli.StringFlag{Name: flagSecretAccessKey, EnvVars: []string{"AWS_SECRET_ACCESS_KEY"}, Usage: "static secret access key", Category: "storage"},
+		&cli.StringFlag{Name: flagSessionToken, EnvVars: []string{"AWS_SESSION_TOKEN"}, Usage: "session token of temporary credentials", Category: "storage"},
+		&cli.StringFlag{Name: flagProfile, Usage: "shared-config profile for the default credential chain", Category: "storage"},
+		&cli.StringFlag{Name: flagRoleARN, Usage: "role to assume on top of the credentials", Category: "storage"},
+		&cli.StringFlag{Name: flagRoleExternalID, Usage: "external id of the role to assume", Category: "storage"},
+		&cli.BoolFlag{Name: flagAnonymous, Usage: "send unsigned requests (public buckets); static keys from the environment are ignored", Category: "storage"},
+		&cli.IntFlag{Name: flagMaxRetries, Value: 5, Usage: "retries of one storage operation after transient failures, 0 for none", Category: "storage"},
+		&cli.DurationFlag{Name: flagRequestTimeout, Value: 60 * time.Second, Usage: "bound of one storage request attempt, 0 for none", Category: "storage"},
+	}
+}
+
+func withJSONFlag(flags []cli.Flag) []cli.Flag {
+	return append(flags, &cli.BoolFlag{Name: flagJSON, Usage: "print JSON instead of a table"})
+}
+
+// storageOptions maps the storage flags to fileio.Options. The CLI spells
+// "no retries" and "no timeout" as 0, which Options spells as negative
+// (its 0 means "default").
+func storageOptions(c *cli.Context) (fileio.Options, error) {
+	o := fileio.Options{
+		Region:          c.String(flagRegion),
+		Endpoint:        c.String(flagEndpoint),
+		ForcePathStyle:  c.Bool(flagForcePathStyle),
+		AccessKeyID:     c.String(flagAccessKeyID),
+		SecretAccessKey: c.String(flagSecretAccessKey),
+		SessionToken:    c.String(flagSessionToken),
+		Profile:         c.String(flagProfile),
+		RoleARN:         c.String(flagRoleARN),
+		RoleExternalID:  c.String(flagRoleExternalID),
+		Anonymous:       c.Bool(flagAnonymous),
+	}
+	if (o.AccessKeyID == "") != (o.SecretAccessKey == "") {
+		return o, fmt.Errorf("--%s and --%s must be given together", flagAccessKeyID, flagSecretAccessKey)
+	}
+	if o.RoleExternalID != "" && o.RoleARN == "" {
+		return o, fmt.Errorf("--%s needs --%s", flagRoleExternalID, flagRoleARN)
+	}
+	if o.Anonymous && (o.Profile != "" || o.RoleARN != "") {
+		return o, fmt.Errorf("--%s excludes --%s and --%s", flagAnonymous, flagProfile, flagRoleARN)
+	}
+	if o.Anonymous {
+		// Static keys may come from AWS_* variables set for other tools;
+		// --anonymous is the explicit request, so it wins over them.
+		o.AccessKeyID, o.SecretAccessKey, o.SessionToken = "", "", ""
+	}
+	switch n := c.Int(flagMaxRetries); {
+	case n < 0:
+		return o, fmt.Errorf("--%s must not be negative, got %d", flagMaxRetries, n)
+	case n == 0:
+		o.MaxRetries = -1
+	default:
+		o.MaxRetries = n
+	}
+	switch d := c.Duration(flagRequestTimeout); {
+	case d < 0:
+		return o, fmt.Errorf("--%s must not be negative, got %s", flagRequestTimeout, d)
+	case d == 0:
+		o.RequestTimeout = -1
+	default:
+		o.RequestTimeout = d
+	}
+	return o, nil
+}
+
+// openedTable is a table plus the catalog storage to close after use.
+type openedTable struct {
+	tbl    *paimon.Table
+	closer io.Closer
+}
+
+func (o *openedTable) Close() {
+	if o.closer != nil {
+		_ = o.closer.Close()
+	}
+}
+
+// openTable opens the table the flags address. Errors name the table and
+// the warehouse, because the warehouse may come from the environment.
+func openTable(ctx context.Context, c *cli.Context) (*openedTable, error) {
+	wh, name := c.String(flagWarehouse), c.String(flagTable)
+	if wh == "" {
+		return nil, fmt.Errorf("--%s is required (or PAIMON_WAREHOUSE)", flagWarehouse)
+	}
+	if name == "" {
+		return nil, fmt.Errorf("--%s is required (or PAIMON_TABLE)", flagTable)
+	}
+	opts, err := storageOptions(c)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := paimon.OpenCatalog(ctx, wh, paimon.WithStorageOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	out := &openedTable{}
+	if cl, ok := cat.FileIO().(io.Closer); ok {
+		out.closer = cl
+	}
+	var topts []paimon.TableOption
+	if b := c.String(flagBranch); b != "" && b != "main" {
+		topts = append(topts, paimon.WithBranch(b))
+	}
+	tbl, err := cat.GetTable(ctx, name, topts...)
+	if err != nil {
+		out.Close()
+		return nil, fmt.Errorf("table %s in warehouse %s: %w", name, wh, err)
+	}
+	out.tbl = tbl
+	return out, nil
+}
+
+// consumerManager returns the consumer manager of the opened table's
+// branch.
+func (o *openedTable) consumers() *consumer.Manager {
+	return consumer.NewManager(o.tbl.FileIO(), o.tbl.Path(), o.tbl.Branch())
+}
+
+// interspersed returns the positional arguments of a leaf command and
+// applies flags written after them. urfave/cli v2 stops parsing flags at the
+// first positional argument, which would make "reset ID --next 5" read
+// "--next" as an argument; here the rest is parsed with the command's own
+// flag definitions and copied into the context.
+func interspersed(c *cli.Context) ([]string, error) {
+	args := c.Args().Slice()
+	var pos []string
+	for len(args) > 0 {
+		a := args[0]
+		if a == "--" {
+			pos = append(pos, args[1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			pos = append(pos, a)
+			args = args[1:]
+			continue
+		}
+		fs := flag.NewFlagSet(c.Command.Name, flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		byName := map[string]cli.Flag{}
+		for _, f := range c.Command.Flags {
+			if err := f.Apply(fs); err != nil {
+				return nil, err
+			}
+			for _, n := range f.Names() {
+				byName[n] = f
+			}
+		}
+		if err := fs.Parse(args); err != nil {
+			return nil, fmt.Errorf("%s: %w", commandPath(c), err)
+		}
+		var setErr error
+		fs.Visit(func(f *flag.Flag) {
+			// urfave keeps one value per alias and syncs them only in its own
+			// parse, so every name of the flag gets the value.
+			for _, n := range byName[f.Name].Names() {
+				if err := c.Set(n, f.Value.String()); err != nil && setErr == nil {
+					setErr = err
+				}
+			}
+		})
+		if setErr != nil {
+			return nil, setErr
+		}
+		args = fs.Args()
+	}
+	return pos, nil
+}
+
+// commandPath names the running command as typed ("paimon consumers get"):
+// urfave's FullName lacks the parents of nested subcommands.
+func commandPath(c *cli.Context) string {
+	var names []string
+	for _, cc := range c.Lineage() {
+		if cc.Command != nil && cc.Command.Name != "" {
+			names = append([]string{cc.Command.Name}, names...)
+		}
+	}
+	return strings.Join(names, " ")
+}
+
+// exactArgs checks the positional argument count, naming what is expected.
+func exactArgs(c *cli.Context, n int, what string) ([]string, error) {
+	pos, err := interspersed(c)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) != n {
+		if n == 0 {
+			return nil, fmt.Errorf("%s takes no arguments, got %q", commandPath(c), pos)
+		}
+		return nil, fmt.Errorf("%s needs %s, got %d arguments %q", commandPath(c), what, len(pos), pos)
+	}
+	return pos, nil
+}
+
+// --- consumers ----------------------------------------------------------------
+
+// consumerJSON is the machine form of a consumer, named like the columns of
+// Paimon's $consumers system table.
+type consumerJSON struct {
+	ConsumerID     string `json:"consumer_id"`
+	NextSnapshotID int64  `json:"next_snapshot_id"`
+}
+
+func consumersCommand(sio stdio) *cli.Command {
+	return &cli.Command{
+		Name:  "consumers",
+		Usage: "List, read, move and delete the table's consumers (consumer/consumer-<id> files)",
+		Subcommands: []*cli.Command{
+			{
+				Name:   "list",
+				Usage:  "List every consumer and its next snapshot",
+				Flags:  withJSONFlag(tableFlags()),
+				Action: func(c *cli.Context) error { return consumersList(c, sio) },
+			},
+			{
+				Name:      "get",
+				Usage:     "Print one consumer's next snapshot",
+				ArgsUsage: "ID",
+				Flags:     withJSONFlag(tableFlags()),
+				Action:    func(c *cli.Context) error { return consumersGet(c, sio) },
+			},
+			{
+				Name:      "reset",
+				Usage:     "Set a consumer's next snapshot (creates the consumer); the snapshot must exist unless --force",
+				ArgsUsage: "ID --next N",
+				Flags: withJSONFlag(append(tableFlags(),
+					&cli.Int64Flag{Name: "next", Usage: "the snapshot the consumer reads next"},
+					&cli.BoolFlag{Name: "force", Usage: "write the position even if snapshot N does not exist (yet, or any more)"},
+				)),
+				Action: func(c *cli.Context) error { return consumersReset(c, sio) },
+			},
+			{
+				Name:      "delete",
+				Usage:     "Delete a consumer, releasing the snapshots it held",
+				ArgsUsage: "ID",
+				Flags:     withJSONFlag(tableFlags()),
+				Action:    func(c *cli.Context) error { return consumersDelete(c, sio) },
+			},
+			{
+				Name:  "expire",
+				Usage: "Delete consumers not written since a time (what writers do with consumer.expiration-time)",
+				Flags: withJSONFlag(append(tableFlags(),
+					&cli.StringFlag{Name: "before", Usage: "delete consumers last written before this RFC 3339 time"},
+					&cli.DurationFlag{Name: "older-than", Usage: "delete consumers last written longer ago than this"},
+				)),
+				Action: func(c *cli.Context) error { return consumersExpire(c, sio) },
+			},
+			{
+				Name:  "clear",
+				Usage: "Delete the consumers whose id fully matches --including and not --excluding (Java's clear_consumers)",
+				Flags: withJSONFlag(append(tableFlags(),
+					&cli.StringFlag{Name: "including", Usage: "regular expression (RE2, full match) of the ids to delete"},
+					&cli.StringFlag{Name: "excluding", Usage: "regular expression (RE2, full match) of the ids to keep"},
+					&cli.BoolFlag{Name: "all", Usage: "delete every consumer (instead of --including)"},
+				)),
+				Action: func(c *cli.Context) error { return consumersClear(c, sio) },
+			},
+		},
+	}
+}
+
+func consumersList(c *cli.Context, sio stdio) error {
+	if _, err := exactArgs(c, 0, ""); err != nil {
+		return err
+	}
+	ot, err := openTable(c.Context, c)
+	if err != nil {
+		return err
+	}
+	defer ot.Close()
+	all, err := ot.consumers().Consumers(c.Context)
+	if err != nil {
+		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
+	}
+	ids := make([]string, 0, len(all))
+	for id := range all {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	rows := make([]consumerJSON, len(ids))
+	for i, id := range ids {
+		rows[i] = consumerJSON{ConsumerID: id, NextSnapshotID: all[id]}
+	}
+	if c.Bool(flagJSON) {
+		return writeJSON(sio.out, rows)
+	}
+	return writeConsumerTable(sio.out, rows)
+}
+
+func writeConsumerTable(w io.Writer, rows []consumerJSON) error {
+	tw := newTable(w)
+	fmt.Fprintln(tw, "CONSUMER\tNEXT_SNAPSHOT")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\n", r.ConsumerID, r.NextSnapshotID)
+	}
+	return tw.Flush()
+}
+
+// consumerArg validates the consumer id argument before any storage call,
+// so a hostile id ("../x", "a/b") never becomes a path.
+func consumerArg(c *cli.Context, extra string) (string, error) {
+	what := "a consumer id"
+	if extra != "" {
+		what += " " + extra
+	}
+	pos, err := exactArgs(c, 1, what)
+	if err != nil {
+		return "", err
+	}
+	if err := consumer.ValidateID(pos[0]); err != nil {
+		return "", err
+	}
+	return pos[0], nil
+}
+
+func consumersGet(c *cli.Context, sio stdio) error {
+	id, err := consumerArg(c, "")
+	if err != nil {
+		return err
+	}
+	ot, err := openTable(c.Context, c)
+	if err != nil {
+		return err
+	}
+	defer ot.Close()
+	cons, ok, err := ot.consumers().Consumer(c.Context, id)
+	if err != nil {
+		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
+	}
+	if !ok {
+		return fmt.Errorf("table %s: consumer %q does not exist", ot.tbl.Name(), id)
+	}
+	row := consumerJSON{ConsumerID: id, NextSnapshotID: cons.NextSnapshot}
+	if c.Bool(flagJSON) {
+		return writeJSON(sio.out, row)
+	}
+	return writeConsumerTable(sio.out, []consumerJSON{row})
+}
+
+func consumersReset(c *cli.Context, sio stdio) error {
+	id, err := consumerArg(c, "and --next N")
+	if err != nil {
+		return err
+	}
+	if !c.IsSet("next") {
+		return errors.New("consumers reset needs --next N, the snapshot the consumer reads next")
+	}
+	next := c.Int64("next")
+	if next < 1 {
+		return fmt.Errorf("--next must be at least 1, got %d", next)
+	}
+	ot, err := openTable(c.Context, c)
+	if err != nil {
+		return err
+	}
+	defer ot.Close()
+	if !c.Bool("force") {
+		// As Flink's reset_consumer procedure: the position must name a
+		// snapshot that exists, or the consumer would fail (expired) or wait
+		// for a snapshot that may never come.
+		ok, err := ot.tbl.Snapshots().Exists(c.Context, next)
+		if err != nil {
+			return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
+		}
+		if !ok {
+			return fmt.Errorf("table %s: snapshot %d does not exist (%s); use --force to write it anyway",
+				ot.tbl.Name(), next, snapshotRange(c.Context, ot.tbl))
+		}
+	}
+	m := ot.consumers()
+	if err := m.Reset(c.Context, id, consumer.Consumer{NextSnapshot: next}); err != nil {
+		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
+	}
+	row := consumerJSON{ConsumerID: id, NextSnapshotID: next}
+	if c.Bool(flagJSON) {
+		return writeJSON(sio.out, row)
+	}
+	return writeConsumerTable(sio.out, []consumerJSON{row})
+}
+
+// snapshotRange describes the snapshots a table holds, for error messages.
+func snapshotRange(ctx context.Context, tbl *paimon.Table) string {
+	sm := tbl.Snapshots()
+	lo, okLo, err1 := sm.EarliestID(ctx)
+	hi, okHi, err2 := sm.LatestID(ctx)
+	switch {
+	case err1 != nil || err2 != nil:
+		return "the snapshot range is unknown"
+	case !okLo || !okHi:
+		return "the table has no snapshot"
+	}
+	return fmt.Sprintf("the table holds snapshots %d..%d", lo, hi)
+}
+
+func consumersDelete(c *cli.Context, sio stdio) error {
+	id, err := consumerArg(c, "")
+	if err != nil {
+		return err
+	}
+	ot, err := openTable(c.Context, c)
+	if err != nil {
+		return err
+	}
+	defer ot.Close()
+	m := ot.consumers()
+	// A missing consumer is an error here, unlike Manager.Delete: a typo in
+	// an admin command should not look like success.
+	if _, ok, err := m.Consumer(c.Context, id); err != nil {
+		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
+	} else if !ok {
+		return fmt.Errorf("table %s: consumer %q does not exist", ot.tbl.Name(), id)
+	}
+	if err := m.Delete(c.Context, id); err != nil {
+		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
+	}
+	return writeDeleted(c, sio, []string{id})
+}
+
+func consumersExpire(c *cli.Context, sio stdio) error {
+	if _, err := exactArgs(c, 0, ""); err != nil {
+		return err
+	}
+	var before time.Time
+	switch {
+	case c.IsSet("before") && c.IsSet("older-than"):
+		return errors.New("consumers expire: --before and --older-than are mutually exclusive")
+	case c.IsSet("before"):
+		t, err := time.Parse(time.RFC3339Nano, c.String("before"))
+		if err != nil {
+			return fmt.Errorf("--before %q is not RFC 3339 (e.g. 2024-06-01T00:00:00Z): %w", c.String("before"), err)
+		}
+		before = t
+	case c.IsSet("older-than"):
+		d := c.Duration("older-than")
+		if d <= 0 {
+			return fmt.Errorf("--older-than must be positive, got %s", d)
+		}
+		before = time.Now().Add(-d)
+	default:
+		return errors.New("consumers expire needs --before TIME or --older-than DURATION")
+	}
+	ot, err := openTable(c.Context, c)
+	if err != nil {
+		return err
+	}
+	defer ot.Close()
+	deleted, err := ot.consumers().Expire(c.Context, before)
+	if err != nil {
+		return fmt.Errorf("table %s: %w (deleted before the failure: %q)", ot.tbl.Name(), err, deleted)
+	}
+	return writeDeleted(c, sio, deleted)
+}
+
+func consumersClear(c *cli.Context, sio stdio) error {
+	if _, err := exactArgs(c, 0, ""); err != nil {
+		return err
+	}
+	var incl, excl *regexp.Regexp
+	switch {
+	case c.Bool("all") && c.IsSet("including"):
+		return errors.New("consumers clear: --all and --including are mutually exclusive")
+	case c.IsSet("including"):
+		re, err := regexp.Compile(c.String("including"))
+		if err != nil {
+			return fmt.Errorf("--including: %w", err)
+		}
+		incl = re
+	case !c.Bool("all"):
+		// Clearing every consumer releases every snapshot to expiry; make the
+		// user say so.
+		return errors.New("consumers clear needs --including REGEX, or --all to delete every consumer")
+	}
+	if c.IsSet("excluding") {
+		re, err := regexp.Compile(c.String("excluding"))
+		if err != nil {
+			return fmt.Errorf("--excluding: %w", err)
+		}
+		excl = re
+	}
+	ot, err := openTable(c.Context, c)
+	if err != nil {
+		return err
+	}
+	defer ot.Close()
+	deleted, err := ot.consumers().Clear(c.Context, incl, excl)
+	if err != nil {
+		return fmt.Errorf("table %s: %w (deleted before the failure: %q)", ot.tbl.Name(), err, deleted)
+	}
+	return writeDeleted(c, sio, deleted)
+}
+
+func writeDeleted(c *cli.Context, sio stdio, ids []string) error {
+	if ids == nil {
+		ids = []string{}
+	}
+	if c.Bool(flagJSON) {
+		return writeJSON(sio.out, map[string][]string{"deleted": ids})
+	}
+	tw := newTable(sio.out)
+	fmt.Fprintln(tw, "DELETED_CONSUMER")
+	for _, id := range ids {
+		fmt.Fprintln(tw, id)
+	}
+	return tw.Flush()
+}
+
+// --- snapshots ----------------------------------------------------------------
+
+// snapshotJSON is the machine form of a snapshot, named like the columns of
+// Paimon's $snapshots system table. Record counts are null when the writer
+// did not store them.
+type snapshotJSON struct {
+	SnapshotID       int64  `json:"snapshot_id"`
+	CommitKind       string `json:"commit_kind"`
+	CommitTime       string `json:"commit_time"`
+	TotalRecordCount *int64 `json:"total_record_count"`
+	DeltaRecordCount *int64 `json:"delta_record_count"`
+	SchemaID         int64  `json:"schema_id"`
+}
+
+func snapshotsCommand(sio stdio) *cli.Command {
+	return &cli.Command{
+		Name:  "snapshots",
+		Usage: "List the table's snapshots: id, commit kind, commit time, records, schema",
+		Flags: withJSONFlag(append(tableFlags(),
+			&cli.IntFlag{Name: "limit", Usage: "show only the newest N snapshots, 0 for all"},
+		)),
+		Action: func(c *cli.Context) error { return snapshotsList(c, sio) },
+	}
+}
+
+func snapshotsList(c *cli.Context, sio stdio) error {
+	if _, err := exactArgs(c, 0, ""); err != nil {
+		return err
+	}
+	limit := c.Int("limit")
+	if limit < 0 {
+		return fmt.Errorf("--limit must not be negative, got %d", limit)
+	}
+	ot, err := openTable(c.Context, c)
+	if err != nil {
+		return err
+	}
+	defer ot.Close()
+	sm := ot.tbl.Snapshots()
+	ids, err := sm.ListIDs(c.Context)
+	if err != nil {
+		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
+	}
+	if limit > 0 && len(ids) > limit {
+		ids = ids[len(ids)-limit:]
+	}
+	rows := make([]snapshotJSON, 0, len(ids))
+	for _, id := range ids {
+		s, err := sm.Snapshot(c.Context, id)
+		if err != nil {
+			if fileio.IsNotExist(err) {
+				continue // expired between listing and reading
+			}
+			return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
+		}
+		rows = append(rows, snapshotJSON{
+			SnapshotID:       s.ID,
+			CommitKind:       string(s.CommitKind),
+			CommitTime:       formatMillis(s.TimeMillis),
+			TotalRecordCount: s.TotalRecordCount,
+			DeltaRecordCount: s.DeltaRecordCount,
+			SchemaID:         s.SchemaID,
+		})
+	}
+	if c.Bool(flagJSON) {
+		return writeJSON(sio.out, rows)
+	}
+	tw := newTable(sio.out)
+	fmt.Fprintln(tw, "ID\tKIND\tTIME\tTOTAL_RECORDS\tDELTA_RECORDS\tSCHEMA_ID")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\n", r.SnapshotID, r.CommitKind, r.CommitTime,
+			optInt(r.TotalRecordCount), optInt(r.DeltaRecordCount), r.SchemaID)
+	}
+	return tw.Flush()
+}
+
+// formatMillis renders a commit time in UTC with millisecond precision,
+// the precision Paimon stores.
+func formatMillis(ms int64) string {
+	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z07:00")
+}
+
+func optInt(v *int64) string {
+	if v == nil {
+		return "-"
+	}
+	return strconv.FormatInt(*v, 10)
+}
+
+// --- output helpers -------------------------------------------------------------
+
+func newTable(w io.Writer) *tabwriter.Writer {
+	return tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

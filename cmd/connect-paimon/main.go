@@ -17,7 +17,7 @@ import (
 )
 
 func main() {
-	code, err := service.RunCLIToCode(context.Background(), cliOptions(os.Args)...)
+	code, err := service.RunCLIToCode(context.Background(), cliOptions(os.Args, stdio{out: os.Stdout, err: os.Stderr})...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		if code == 0 {
@@ -27,8 +27,9 @@ func main() {
 	os.Exit(code)
 }
 
-// cliOptions assembles the CLI; tests call it with their own arguments.
-func cliOptions(args []string) []service.CLIOptFunc {
+// cliOptions assembles the CLI; tests call it with their own arguments and
+// writers.
+func cliOptions(args []string, sio stdio) []service.CLIOptFunc {
 	version, built := buildVersion()
 	opts := []service.CLIOptFunc{
 		service.CLIOptSetArgs(args...),
@@ -37,7 +38,7 @@ func cliOptions(args []string) []service.CLIOptFunc {
 		service.CLIOptSetVersion(version, built),
 		service.CLIOptSetDocumentationURL("https://github.com/connect-paimon/connect-paimon"),
 	}
-	for _, c := range adminCommands() {
+	for _, c := range adminCommands(sio) {
 		opts = append(opts, service.CLIOptAddCommand(c))
 	}
 	return opts

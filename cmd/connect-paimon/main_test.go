@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,10 +19,10 @@ func TestCLILint(t *testing.T) {
 	bad := filepath.Join(dir, "bad.yaml")
 	must(t, os.WriteFile(good, []byte("input:\n  paimon:\n    warehouse: /wh\n    table: db.t\noutput:\n  stdout: {}\n"), 0o644))
 	must(t, os.WriteFile(bad, []byte("input:\n  paimon:\n    warehouse: /wh\n    table: db.t\n    snapshot_id: 3\noutput:\n  stdout: {}\n"), 0o644))
-	if code, _ := service.RunCLIToCode(context.Background(), cliOptions([]string{"connect-paimon", "lint", good})...); code != 0 {
+	if code, _ := service.RunCLIToCode(context.Background(), cliOptions([]string{"connect-paimon", "lint", good}, stdio{out: io.Discard, err: io.Discard})...); code != 0 {
 		t.Fatalf("lint of a valid config exited %d", code)
 	}
-	if code, _ := service.RunCLIToCode(context.Background(), cliOptions([]string{"connect-paimon", "lint", bad})...); code != 1 {
+	if code, _ := service.RunCLIToCode(context.Background(), cliOptions([]string{"connect-paimon", "lint", bad}, stdio{out: io.Discard, err: io.Discard})...); code != 1 {
 		t.Fatalf("lint of a conflicting config exited %d, want 1", code)
 	}
 }
