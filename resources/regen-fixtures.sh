@@ -21,6 +21,12 @@ if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaGen.java" ]]; then
     -Dexec.args="--warehouse $out/warehouse --expected $out/expected --cases $out/cases-java.json ${JAVA_TABLES:+--tables $JAVA_TABLES}")
 fi
 
+# Primary-key tables written by Java Paimon with its batch and streaming reads (tests/interop/pk_test.go).
+if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaPkGen.java" ]]; then
+  (cd "$here/java" && mvn -q -o -B compile exec:java -Dexec.mainClass=org.connectpaimon.gen.JavaPkGen \
+    -Dexec.args="--warehouse $out/pk/warehouse --expected $out/pk/expected --cases $out/pk/cases-pk.json")
+fi
+
 # Generated tables carry absolute-path-free metadata, but drop hint files that only speed up
 # lookups and any writer temp files so the committed tree is deterministic in shape.
 find "$out" -name '.*.crc' -delete
