@@ -103,7 +103,7 @@ func TestCanonMatchesPypaimonOnRawParquet(t *testing.T) {
 	if len(want) < 40 {
 		t.Fatalf("expected file has %d rows, want ≥ 40", len(want))
 	}
-	if d := diffLines(want, got); d != "" {
+	if d := DiffLines(want, got); d != "" {
 		t.Fatalf("Go encoding of the raw Parquet file differs from pypaimon's dump:\n%s", d)
 	}
 }

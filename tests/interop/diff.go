@@ -5,10 +5,10 @@ import (
 	"strings"
 )
 
-// diffLines compares two sorted line sets and returns "" when equal, otherwise a readable
+// DiffLines compares two sorted line sets and returns "" when equal, otherwise a readable
 // report: counts, then the first lines only one side has (a sorted merge, so a single
 // changed value shows as one "-" and one "+" line next to each other).
-func diffLines(want, got []string) string {
+func DiffLines(want, got []string) string {
 	const maxShown = 8
 	var b strings.Builder
 	i, j, shown, missing, extra := 0, 0, 0, 0, 0

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/connect-paimon/connect-paimon/paimon"
-	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 )
 
 // TestFixtures runs every committed case (or those in PAIMON_INTEROP_DIR) through the library.
@@ -40,11 +39,11 @@ func runCases(t *testing.T, dir string) {
 			if len(want) != c.Rows {
 				t.Fatalf("%s holds %d rows, cases file says %d", c.Expected, len(want), c.Rows)
 			}
-			got, err := readCase(ctx, cat, c)
+			got, err := ReadCase(ctx, cat, c)
 			if err != nil {
 				t.Fatalf("read %s: %v", describe(c), err)
 			}
-			if d := diffLines(want, got); d != "" {
+			if d := DiffLines(want, got); d != "" {
 				t.Fatalf("%s differs from %s's read:\n%s", describe(c), c.Writer, d)
 			}
 		})
@@ -66,49 +65,4 @@ func describe(c Case) string {
 		s += " filter " + *c.Filter
 	}
 	return s
-}
-
-func readCase(ctx context.Context, cat *paimon.Catalog, c Case) ([]string, error) {
-	var opts []paimon.TableOption
-	if c.Branch != "" {
-		opts = append(opts, paimon.WithBranch(c.Branch))
-	}
-	tbl, err := cat.GetTable(ctx, c.Table, opts...)
-	if err != nil {
-		return nil, err
-	}
-	rb := tbl.NewReadBuilder()
-	if c.Snapshot != nil {
-		rb = rb.WithSnapshot(*c.Snapshot)
-	}
-	if c.Projection != nil {
-		rb = rb.WithProjection(c.Projection...)
-	}
-	if c.Filter != nil {
-		p, err := predicate.Parse(*c.Filter, tbl.Schema().Fields)
-		if err != nil {
-			return nil, fmt.Errorf("parse filter %q: %w", *c.Filter, err)
-		}
-		rb = rb.WithFilter(p)
-	}
-	plan, err := rb.NewScan().Plan(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("plan: %w", err)
-	}
-	rd := rb.NewRead()
-	var lines []string
-	for _, sp := range plan.Splits {
-		rr, err := rd.Read(ctx, sp)
-		if err != nil {
-			return nil, fmt.Errorf("read split (bucket %d): %w", sp.Bucket(), err)
-		}
-		l, err := EncodeReader(rr)
-		rr.Release()
-		if err != nil {
-			return nil, fmt.Errorf("split (bucket %d): %w", sp.Bucket(), err)
-		}
-		lines = append(lines, l...)
-	}
-	sortLines(lines)
-	return lines, nil
 }

@@ -307,7 +307,7 @@ func TestStreamFollowsPypaimonScript(t *testing.T) {
 		if r.skipped != !ev.Scanned {
 			t.Errorf("snapshot %d (%s, %s): skipped=%v, pypaimon scanned=%v", id, ev.Name, ev.Kind, r.skipped, ev.Scanned)
 		}
-		if d := diffLines(ev.Rows, r.lines); d != "" {
+		if d := DiffLines(ev.Rows, r.lines); d != "" {
 			t.Errorf("snapshot %d (%s): Go rows differ from pypaimon's read of the commit:\n%s", id, ev.Name, d)
 		}
 		if !r.committed || r.next != id+1 {
@@ -335,7 +335,7 @@ func TestStreamFollowsPypaimonScript(t *testing.T) {
 		}
 		union := append(append([]string(nil), s0[id].lines...), s1[id].lines...)
 		sortLines(union)
-		if d := diffLines(want[id].Rows, union); d != "" {
+		if d := DiffLines(want[id].Rows, union); d != "" {
 			t.Errorf("snapshot %d: bucket shards together differ from pypaimon:\n%s", id, d)
 		}
 		if id == 1 && (len(s0[1].lines) == 0 || len(s1[1].lines) == 0) {
@@ -349,7 +349,7 @@ func TestStreamFollowsPypaimonScript(t *testing.T) {
 		t.Fatalf("late joiner: first plan %+v, want the skipped snapshot 4", lg)
 	}
 	for _, r := range lg {
-		if d := diffLines(want[r.snapshot].Rows, r.lines); d != "" {
+		if d := DiffLines(want[r.snapshot].Rows, r.lines); d != "" {
 			t.Errorf("late joiner snapshot %d:\n%s", r.snapshot, d)
 		}
 	}

@@ -13,11 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/fileiotest"
-	"github.com/connect-paimon/connect-paimon/paimon/predicate"
-	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
 
 // meter counts requests and response body bytes as the server sends them.
@@ -180,54 +177,6 @@ func upload(t testing.TB, fio fileio.FileIO, dir, root string) int {
 	return len(paths)
 }
 
-// readCase reads one interop case through cat into sorted canonical lines,
-// as tests/interop's runner does (its runner is in a _test file, so the
-// few lines are repeated here).
-func readCase(ctx context.Context, cat *paimon.Catalog, c interop.Case) ([]string, error) {
-	var opts []paimon.TableOption
-	if c.Branch != "" {
-		opts = append(opts, paimon.WithBranch(c.Branch))
-	}
-	tbl, err := cat.GetTable(ctx, c.Table, opts...)
-	if err != nil {
-		return nil, err
-	}
-	rb := tbl.NewReadBuilder()
-	if c.Snapshot != nil {
-		rb = rb.WithSnapshot(*c.Snapshot)
-	}
-	if c.Projection != nil {
-		rb = rb.WithProjection(c.Projection...)
-	}
-	if c.Filter != nil {
-		p, err := predicate.Parse(*c.Filter, tbl.Schema().Fields)
-		if err != nil {
-			return nil, fmt.Errorf("parse filter %q: %w", *c.Filter, err)
-		}
-		rb = rb.WithFilter(p)
-	}
-	plan, err := rb.NewScan().Plan(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("plan: %w", err)
-	}
-	rd := rb.NewRead()
-	var lines []string
-	for _, sp := range plan.Splits {
-		rr, err := rd.Read(ctx, sp)
-		if err != nil {
-			return nil, fmt.Errorf("read split (bucket %d): %w", sp.Bucket(), err)
-		}
-		l, err := interop.EncodeReader(rr)
-		rr.Release()
-		if err != nil {
-			return nil, fmt.Errorf("split (bucket %d): %w", sp.Bucket(), err)
-		}
-		lines = append(lines, l...)
-	}
-	sort.Strings(lines)
-	return lines, nil
-}
-
 // readExpected reads an expected file: canonical JSON lines, sorted.
 func readExpected(t testing.TB, path string) []string {
 	t.Helper()
@@ -243,30 +192,4 @@ func readExpected(t testing.TB, path string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// diff returns "" for equal sorted line sets, else the counts and the first
-// lines only one side has.
-func diff(want, got []string) string {
-	var b strings.Builder
-	i, j, shown := 0, 0, 0
-	for (i < len(want) || j < len(got)) && shown < 6 {
-		switch {
-		case j >= len(got) || (i < len(want) && want[i] < got[j]):
-			fmt.Fprintf(&b, "  - want %.300s\n", want[i])
-			i++
-			shown++
-		case i >= len(want) || got[j] < want[i]:
-			fmt.Fprintf(&b, "  + got  %.300s\n", got[j])
-			j++
-			shown++
-		default:
-			i++
-			j++
-		}
-	}
-	if shown == 0 {
-		return ""
-	}
-	return fmt.Sprintf("want %d rows, got %d\n%s", len(want), len(got), b.String())
 }

@@ -74,11 +74,11 @@ func TestInteropMatrixOverS3(t *testing.T) {
 					if len(want) != c.Rows {
 						t.Fatalf("%s holds %d rows, cases file says %d", c.Expected, len(want), c.Rows)
 					}
-					got, err := readCase(ctx, cat, c)
+					got, err := interop.ReadCase(ctx, cat, c)
 					if err != nil {
 						t.Fatalf("read %s over s3: %v", c.Table, err)
 					}
-					if d := diff(want, got); d != "" {
+					if d := interop.DiffLines(want, got); d != "" {
 						t.Fatalf("%s case %s over s3 differs from %s's read: %s", c.Table, c.Case, c.Writer, d)
 					}
 				})
