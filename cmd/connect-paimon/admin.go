@@ -59,6 +59,17 @@ func adminCommands(sio stdio) []*cli.Command {
 optionally --branch, plus storage flags for object stores (--region,
 --s3-endpoint, --s3-force-path-style, --access-key-id, --secret-access-key, ...).
 Flags may follow positional arguments: "consumers reset ID --next 5".`,
+		Before: func(c *cli.Context) error {
+			// Help and usage errors of the subtree go where the commands
+			// write, not to the app's process-wide writers.
+			if sio.out != nil {
+				c.App.Writer = sio.out
+			}
+			if sio.err != nil {
+				c.App.ErrWriter = sio.err
+			}
+			return nil
+		},
 		Subcommands: []*cli.Command{
 			consumersCommand(sio),
 			snapshotsCommand(sio),
