@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/connect-paimon/connect-paimon/paimon/arrowconv"
@@ -23,90 +24,45 @@ func constArray(mem memory.Allocator, v any, t types.DataType, n int) (arrow.Arr
 	b := array.NewBuilder(mem, dt)
 	defer b.Release()
 	b.Reserve(n)
-	ok := true
+	var ok bool
 	switch bb := b.(type) {
 	case *array.BooleanBuilder:
-		x, o := v.(bool)
-		ok = o
-		for i := 0; i < n && o; i++ {
-			bb.Append(x)
-		}
+		ok = fill[bool](bb, v, n)
 	case *array.Int8Builder:
-		x, o := v.(int8)
-		ok = o
-		for i := 0; i < n && o; i++ {
-			bb.Append(x)
-		}
+		ok = fill[int8](bb, v, n)
 	case *array.Int16Builder:
-		x, o := v.(int16)
-		ok = o
-		for i := 0; i < n && o; i++ {
-			bb.Append(x)
-		}
+		ok = fill[int16](bb, v, n)
 	case *array.Int32Builder:
-		x, o := v.(int32)
-		ok = o
-		for i := 0; i < n && o; i++ {
-			bb.Append(x)
-		}
+		ok = fill[int32](bb, v, n)
 	case *array.Int64Builder:
-		x, o := v.(int64)
-		ok = o
-		for i := 0; i < n && o; i++ {
-			bb.Append(x)
-		}
+		ok = fill[int64](bb, v, n)
 	case *array.Float32Builder:
-		x, o := v.(float32)
-		ok = o
-		for i := 0; i < n && o; i++ {
-			bb.Append(x)
-		}
+		ok = fill[float32](bb, v, n)
 	case *array.Float64Builder:
-		x, o := v.(float64)
-		ok = o
-		for i := 0; i < n && o; i++ {
-			bb.Append(x)
-		}
+		ok = fill[float64](bb, v, n)
 	case *array.StringBuilder:
-		x, o := v.(string)
-		ok = o
-		for i := 0; i < n && o; i++ {
-			bb.Append(x)
-		}
+		ok = fill[string](bb, v, n)
 	case *array.BinaryBuilder:
-		x, o := v.([]byte)
-		ok = o
-		for i := 0; i < n && o; i++ {
-			bb.Append(x)
-		}
+		ok = fill[[]byte](bb, v, n)
 	case *array.Decimal128Builder:
 		x, o := v.(types.DecimalValue)
-		ok = o
-		if o {
+		if ok = o; ok {
 			u, fits := x.Rescale(int32(t.Scale))
 			if !fits {
 				return nil, fmt.Errorf("decimal %s does not fit %s", x, t)
 			}
-			for i := 0; i < n; i++ {
-				bb.Append(u)
-			}
+			ok = fill[decimal128.Num](bb, u, n)
 		}
 	case *array.Date32Builder:
-		x, o := v.(types.DateValue)
-		ok = o
-		for i := 0; i < n && o; i++ {
-			bb.Append(arrow.Date32(x))
+		if x, o := v.(types.DateValue); o {
+			ok = fill[arrow.Date32](bb, arrow.Date32(x), n)
 		}
 	case *array.Time32Builder:
-		x, o := v.(types.TimeValue)
-		ok = o
-		for i := 0; i < n && o; i++ {
-			bb.Append(arrow.Time32(x))
+		if x, o := v.(types.TimeValue); o {
+			ok = fill[arrow.Time32](bb, arrow.Time32(x), n)
 		}
 	case *array.TimestampBuilder:
-		x, o := v.(types.TimestampValue)
-		ok = o
-		if o {
+		if x, o := v.(types.TimestampValue); o {
 			var ts arrow.Timestamp
 			switch arrowconv.TimeUnitFor(t.Precision) {
 			case arrow.Millisecond:
@@ -116,9 +72,7 @@ func constArray(mem memory.Allocator, v any, t types.DataType, n int) (arrow.Arr
 			default:
 				ts = arrow.Timestamp(x.Nanos())
 			}
-			for i := 0; i < n; i++ {
-				bb.Append(ts)
-			}
+			ok = fill[arrow.Timestamp](bb, ts, n)
 		}
 	default:
 		return nil, fmt.Errorf("constant column of type %s: %w", t, types.ErrUnsupported)
@@ -127,4 +81,16 @@ func constArray(mem memory.Allocator, v any, t types.DataType, n int) (arrow.Arr
 		return nil, fmt.Errorf("value %v (%T) does not match column type %s", v, v, t)
 	}
 	return b.NewArray(), nil
+}
+
+// fill appends n copies of v to b when v has b's value type.
+func fill[T any](b interface{ Append(T) }, v any, n int) bool {
+	x, ok := v.(T)
+	if !ok {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		b.Append(x)
+	}
+	return true
 }
