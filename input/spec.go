@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/redpanda-data/benthos/v4/public/service"
+
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
 
 // Field names of the paimon input. Kept as constants so the spec, the parser
@@ -42,6 +44,20 @@ const (
 	fieldThrottleMaxFiles       = "max_files"
 	fieldThrottleMaxSnapshots   = "max_snapshots"
 	fieldCheckpointLimit        = "checkpoint_limit"
+	fieldStorage                = "storage"
+	fieldStorageRegion          = "region"
+	fieldStorageEndpoint        = "endpoint"
+	fieldStorageForcePathStyle  = "force_path_style"
+	fieldStorageCredentials     = "credentials"
+	fieldCredProfile            = "profile"
+	fieldCredID                 = "id"
+	fieldCredSecret             = "secret"
+	fieldCredToken              = "token"
+	fieldCredRole               = "role"
+	fieldCredRoleExternalID     = "role_external_id"
+	fieldCredAnonymous          = "anonymous"
+	fieldStorageMaxRetries      = "max_retries"
+	fieldStorageRequestTimeout  = "request_timeout"
 )
 
 // ScanMode says where a read starts when no consumer progress exists.
@@ -120,6 +136,10 @@ type Config struct {
 	ThrottleMaxSnapshots int
 
 	CheckpointLimit int // un-acknowledged rows
+
+	// Storage configures object-store access (the storage field), ready
+	// for paimon.WithStorageOptions. The zero value is the SDK defaults.
+	Storage fileio.Options
 }
 
 // FullName is the table as "db.table".
@@ -356,6 +376,7 @@ func Spec() *service.ConfigSpec {
 				Description("The most rows delivered but not yet acknowledged; reading pauses at the limit. Bounds memory. Must be at least `batch_size`.").
 				Default(8192).
 				Advanced(),
+			storageField(),
 			service.NewAutoRetryNacksToggleField(),
 		).
 		LintRule(specLintRule).
@@ -402,6 +423,60 @@ output:
 `)
 }
 
+// storageField is the object-store configuration, shaped like Connect's AWS
+// fields (region, endpoint, credentials{...}) so a Connect user's S3 config
+// carries over.
+func storageField() *service.ConfigField {
+	return service.NewObjectField(fieldStorage,
+		service.NewStringField(fieldStorageRegion).
+			Description("The region of the bucket (S3). Empty uses the AWS SDK's chain (`AWS_REGION`, shared config), then `us-east-1`, which S3-compatible stores accept.").
+			Default("").
+			Example("eu-west-1"),
+		service.NewStringField(fieldStorageEndpoint).
+			Description("A custom endpoint for S3-compatible stores (MinIO, Ceph, versitygw, OSS's S3 API) or Azure (the blob service URL). A bare `host:port` gets `https://`.").
+			Default("").
+			Example("http://localhost:9000"),
+		service.NewBoolField(fieldStorageForcePathStyle).
+			Description("Address buckets as `endpoint/bucket/key` instead of `bucket.endpoint/key`. Most self-hosted S3-compatible stores need it.").
+			Default(false),
+		service.NewObjectField(fieldStorageCredentials,
+			service.NewStringField(fieldCredProfile).
+				Description("A profile from `~/.aws/credentials` / `~/.aws/config` for the default credential chain.").
+				Default(""),
+			service.NewStringField(fieldCredID).
+				Description("The access key id of static credentials. Empty uses the default chain (environment, shared config, SSO, web identity, ECS, EC2 instance role).").
+				Default(""),
+			service.NewStringField(fieldCredSecret).
+				Description("The secret access key of static credentials.").
+				Default("").
+				Secret(),
+			service.NewStringField(fieldCredToken).
+				Description("The session token of temporary static credentials.").
+				Default("").
+				Secret(),
+			service.NewStringField(fieldCredRole).
+				Description("A role ARN to assume (STS) with the credentials above.").
+				Default("").
+				Example("arn:aws:iam::123456789012:role/paimon-reader"),
+			service.NewStringField(fieldCredRoleExternalID).
+				Description("The external id to present when assuming `role`.").
+				Default(""),
+			service.NewBoolField(fieldCredAnonymous).
+				Description("Send unsigned requests, for public buckets (S3 and GCS).").
+				Default(false),
+		).
+			Description("How to authenticate. Without any of these the cloud SDK's default chain applies; GCS and Azure always use their SDK's default credentials."),
+		service.NewIntField(fieldStorageMaxRetries).
+			Description("Retries of one storage operation after a transient failure (5xx, throttling, timeouts, resets, truncated bodies), with exponential backoff and jitter. 0 disables retries.").
+			Default(5),
+		service.NewDurationField(fieldStorageRequestTimeout).
+			Description("The bound of one request attempt, body read included, so a stalled connection is retried instead of hanging the poll loop. 0s disables it.").
+			Default("60s"),
+	).
+		Description("Object-store access for `s3://`, `gs://` and `azblob://` warehouses; ignored for local paths.").
+		Advanced()
+}
+
 // specLintRule checks fields against each other. Defaults are filled in
 // before it runs, so only optional fields need exists().
 const specLintRule = `
@@ -430,6 +505,12 @@ let errs = if !this.commit_period.or("5s").re_match($dur) || this.commit_period.
 let errs = if !this.heartbeat_interval.or("1m").re_match($dur) && this.heartbeat_interval.or("1m") != "0" { $errs.append("heartbeat_interval must be a duration, 0s or more, got %q".format(this.heartbeat_interval)) } else { $errs }
 let errs = if !this.throttle.interval.or("1s").re_match($dur) || this.throttle.interval.or("1s").re_match($zero) { $errs.append("throttle.interval must be a positive duration, got %q".format(this.throttle.interval)) } else { $errs }
 let errs = if [this.throttle.max_rows.or(0), this.throttle.max_files.or(0), this.throttle.max_snapshots.or(0)].any(v -> v < 0) { $errs.append("throttle limits must not be negative") } else { $errs }
+let cred = this.storage.credentials.or({})
+let errs = if ($cred.id.or("") == "") != ($cred.secret.or("") == "") { $errs.append("storage.credentials.id and storage.credentials.secret must be set together") } else { $errs }
+let errs = if $cred.role_external_id.or("") != "" && $cred.role.or("") == "" { $errs.append("storage.credentials.role_external_id needs storage.credentials.role") } else { $errs }
+let errs = if $cred.anonymous.or(false) && [$cred.id.or(""), $cred.secret.or(""), $cred.token.or(""), $cred.profile.or(""), $cred.role.or("")].any(v -> v != "") { $errs.append("storage.credentials.anonymous excludes id, secret, token, profile and role") } else { $errs }
+let errs = if this.storage.max_retries.or(5) < 0 { $errs.append("storage.max_retries must not be negative, got %v".format(this.storage.max_retries)) } else { $errs }
+let errs = if !this.storage.request_timeout.or("60s").re_match($dur) && !this.storage.request_timeout.or("60s").re_match($zero) { $errs.append("storage.request_timeout must be a duration, 0s or more, got %q".format(this.storage.request_timeout)) } else { $errs }
 root = $errs
 `
 
@@ -658,7 +739,80 @@ func parseConfig(pc *service.ParsedConfig) (Config, error) {
 	if c.CheckpointLimit < c.BatchSize {
 		return c, fmt.Errorf("field %s: %d is smaller than batch_size %d", fieldCheckpointLimit, c.CheckpointLimit, c.BatchSize)
 	}
+	if c.Storage, err = parseStorage(pc.Namespace(fieldStorage)); err != nil {
+		return c, err
+	}
 	return c, nil
+}
+
+// parseStorage reads the storage object into fileio.Options. The config
+// spells "no retries" and "no timeout" as 0, which Options spells as
+// negative (its 0 means "default").
+func parseStorage(pc *service.ParsedConfig) (fileio.Options, error) {
+	var o fileio.Options
+	var err error
+	if o.Region, err = pc.FieldString(fieldStorageRegion); err != nil {
+		return o, err
+	}
+	if o.Endpoint, err = pc.FieldString(fieldStorageEndpoint); err != nil {
+		return o, err
+	}
+	if o.ForcePathStyle, err = pc.FieldBool(fieldStorageForcePathStyle); err != nil {
+		return o, err
+	}
+	cred := pc.Namespace(fieldStorageCredentials)
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{
+		{fieldCredProfile, &o.Profile},
+		{fieldCredID, &o.AccessKeyID},
+		{fieldCredSecret, &o.SecretAccessKey},
+		{fieldCredToken, &o.SessionToken},
+		{fieldCredRole, &o.RoleARN},
+		{fieldCredRoleExternalID, &o.RoleExternalID},
+	} {
+		if *f.dst, err = cred.FieldString(f.name); err != nil {
+			return o, err
+		}
+	}
+	if o.Anonymous, err = cred.FieldBool(fieldCredAnonymous); err != nil {
+		return o, err
+	}
+	if (o.AccessKeyID == "") != (o.SecretAccessKey == "") {
+		return o, errors.New("fields storage.credentials.id and storage.credentials.secret must be set together")
+	}
+	if o.RoleExternalID != "" && o.RoleARN == "" {
+		return o, errors.New("field storage.credentials.role_external_id: needs storage.credentials.role")
+	}
+	if o.Anonymous && (o.AccessKeyID != "" || o.SessionToken != "" || o.Profile != "" || o.RoleARN != "") {
+		return o, errors.New("field storage.credentials.anonymous: excludes id, secret, token, profile and role")
+	}
+	n, err := pc.FieldInt(fieldStorageMaxRetries)
+	if err != nil {
+		return o, err
+	}
+	switch {
+	case n < 0:
+		return o, fmt.Errorf("field storage.max_retries: must not be negative, got %d", n)
+	case n == 0:
+		o.MaxRetries = -1
+	default:
+		o.MaxRetries = n
+	}
+	d, err := pc.FieldDuration(fieldStorageRequestTimeout)
+	if err != nil {
+		return o, err
+	}
+	switch {
+	case d < 0:
+		return o, fmt.Errorf("field storage.request_timeout: must not be negative, got %s", d)
+	case d == 0:
+		o.RequestTimeout = -1
+	default:
+		o.RequestTimeout = d
+	}
+	return o, nil
 }
 
 func positiveDuration(pc *service.ParsedConfig, name string) (time.Duration, error) {

@@ -8,6 +8,8 @@ import (
 
 	_ "github.com/redpanda-data/benthos/v4/public/components/io"
 	"github.com/redpanda-data/benthos/v4/public/service"
+
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
 
 func lintEnv(t *testing.T) *service.Environment {
@@ -77,6 +79,16 @@ func TestLintRules(t *testing.T) {
 		{"negative bucket", "  buckets: [1, -2]\n", "buckets must not be negative"},
 		{"consumer slash", "  consumer_id: a/b\n", "consumer_id must be non-empty"},
 		{"consumer dotdot", "  consumer_id: ..\n", "consumer_id must be non-empty"},
+		{"storage ok", "  storage:\n    region: eu-west-1\n    endpoint: http://minio:9000\n    force_path_style: true\n    credentials:\n      id: AK\n      secret: SK\n      role: arn:aws:iam::1:role/r\n      role_external_id: x\n    max_retries: 0\n    request_timeout: 0s\n", ""},
+		{"storage id without secret", "  storage:\n    credentials:\n      id: AK\n", "storage.credentials.id and storage.credentials.secret must be set together"},
+		{"storage secret without id", "  storage:\n    credentials:\n      secret: SK\n", "storage.credentials.id and storage.credentials.secret must be set together"},
+		{"storage external id without role", "  storage:\n    credentials:\n      role_external_id: x\n", "role_external_id needs storage.credentials.role"},
+		{"storage anonymous with profile", "  storage:\n    credentials:\n      anonymous: true\n      profile: p\n", "anonymous excludes"},
+		{"storage anonymous ok", "  storage:\n    credentials:\n      anonymous: true\n", ""},
+		{"storage negative retries", "  storage:\n    max_retries: -1\n", "storage.max_retries must not be negative"},
+		{"storage negative timeout", "  storage:\n    request_timeout: -1s\n", "storage.request_timeout must be a duration"},
+		{"storage unknown field", "  storage:\n    bucket: b\n", "field bucket not recognised"},
+		{"storage connect-style field", "  storage:\n    credentials:\n      from_ec2_role: true\n", "field from_ec2_role not recognised"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -169,6 +181,19 @@ throttle:
   max_snapshots: 1
 checkpoint_limit: 50
 auto_replay_nacks: false
+storage:
+  region: eu-west-1
+  endpoint: http://minio:9000
+  force_path_style: true
+  credentials:
+    profile: prof
+    id: AK
+    secret: SK
+    token: TOK
+    role: arn:aws:iam::1:role/r
+    role_external_id: ext
+  max_retries: 2
+  request_timeout: 3s
 `
 	pc, err := Spec().ParseYAML(yaml, env)
 	if err != nil {
@@ -187,6 +212,11 @@ auto_replay_nacks: false
 		OnExpired: ExpiredEarliest, StreamingReadOverwrite: true, UpsertMode: UpsertDropUpdateBefore,
 		ThrottleInterval: 3 * time.Second, ThrottleMaxRows: 100, ThrottleMaxFiles: 4, ThrottleMaxSnapshots: 1,
 		CheckpointLimit: 50,
+		Storage: fileio.Options{
+			Region: "eu-west-1", Endpoint: "http://minio:9000", ForcePathStyle: true,
+			Profile: "prof", AccessKeyID: "AK", SecretAccessKey: "SK", SessionToken: "TOK",
+			RoleARN: "arn:aws:iam::1:role/r", RoleExternalID: "ext", MaxRetries: 2, RequestTimeout: 3 * time.Second,
+		},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("parsed\n%+v\nwant\n%+v", got, want)
@@ -211,6 +241,9 @@ func TestParseConfigDefaults(t *testing.T) {
 		PollInterval: 5 * time.Second, ShardIndex: 0, ShardCount: 1, IncludeRowKind: true,
 		BatchSize: 1024, CommitPeriod: 5 * time.Second, HeartbeatInterval: time.Minute,
 		OnExpired: ExpiredFail, UpsertMode: UpsertOff, ThrottleInterval: time.Second, CheckpointLimit: 8192,
+		// The spec's defaults, spelled explicitly (fileio's own defaults are
+		// the same values).
+		Storage: fileio.Options{MaxRetries: 5, RequestTimeout: time.Minute},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("parsed\n%+v\nwant\n%+v", got, want)
@@ -222,22 +255,27 @@ func TestParseConfigDefaults(t *testing.T) {
 func TestParseConfigErrorsNameField(t *testing.T) {
 	env := lintEnv(t)
 	cases := map[string]string{
-		"table: nodot\n":                                                          "field table",
-		"table: db.t\nsnapshot_id: 3\n":                                           "field snapshot_id",
-		"table: db.t\nscan_mode: from-snapshot\n":                                 "field snapshot_id",
-		"table: db.t\nscan_mode: from-timestamp\n":                                "field timestamp",
-		"table: db.t\nscan_mode: from-timestamp\ntimestamp: x\n":                  "field timestamp",
-		"table: db.t\ntimestamp: 2024-01-01T00:00:00Z\n":                          "field timestamp",
-		"table: db.t\nshard: {index: 3, count: 2}\n":                              "field shard.index",
-		"table: db.t\nshard: {count: 0}\n":                                        "field shard.count",
-		"table: db.t\nbatch_size: 0\n":                                            "field batch_size",
-		"table: db.t\nupsert_mode: drop_update_before\ninclude_row_kind: false\n": "field upsert_mode",
-		"table: db.t\nend: {snapshot_id: 2, at_latest: true}\n":                   "end.snapshot_id and end.at_latest",
-		"table: db.t\ncolumns: [a, a]\n":                                          "field columns",
-		"table: db.t\nbatch_size: 10\ncheckpoint_limit: 5\n":                      "field checkpoint_limit",
-		"table: db.t\npoll_interval: 0s\n":                                        "field poll_interval",
-		"table: db.t\nconsumer_id: a/b\n":                                         "field consumer_id",
-		"table: db.t\nthrottle: {max_files: -1}\n":                                "field throttle.max_files",
+		"table: nodot\n":                                                             "field table",
+		"table: db.t\nsnapshot_id: 3\n":                                              "field snapshot_id",
+		"table: db.t\nscan_mode: from-snapshot\n":                                    "field snapshot_id",
+		"table: db.t\nscan_mode: from-timestamp\n":                                   "field timestamp",
+		"table: db.t\nscan_mode: from-timestamp\ntimestamp: x\n":                     "field timestamp",
+		"table: db.t\ntimestamp: 2024-01-01T00:00:00Z\n":                             "field timestamp",
+		"table: db.t\nshard: {index: 3, count: 2}\n":                                 "field shard.index",
+		"table: db.t\nshard: {count: 0}\n":                                           "field shard.count",
+		"table: db.t\nbatch_size: 0\n":                                               "field batch_size",
+		"table: db.t\nupsert_mode: drop_update_before\ninclude_row_kind: false\n":    "field upsert_mode",
+		"table: db.t\nend: {snapshot_id: 2, at_latest: true}\n":                      "end.snapshot_id and end.at_latest",
+		"table: db.t\ncolumns: [a, a]\n":                                             "field columns",
+		"table: db.t\nbatch_size: 10\ncheckpoint_limit: 5\n":                         "field checkpoint_limit",
+		"table: db.t\npoll_interval: 0s\n":                                           "field poll_interval",
+		"table: db.t\nconsumer_id: a/b\n":                                            "field consumer_id",
+		"table: db.t\nthrottle: {max_files: -1}\n":                                   "field throttle.max_files",
+		"table: db.t\nstorage: {credentials: {id: AK}}\n":                            "storage.credentials.id and storage.credentials.secret",
+		"table: db.t\nstorage: {credentials: {role_external_id: x}}\n":               "field storage.credentials.role_external_id",
+		"table: db.t\nstorage: {credentials: {anonymous: true, id: a, secret: b}}\n": "field storage.credentials.anonymous",
+		"table: db.t\nstorage: {max_retries: -2}\n":                                  "field storage.max_retries",
+		"table: db.t\nstorage: {request_timeout: -1s}\n":                             "field storage.request_timeout",
 	}
 	for y, want := range cases {
 		pc, err := Spec().ParseYAML("warehouse: /wh\n"+y, env)
@@ -267,5 +305,23 @@ func TestReadsBucket(t *testing.T) {
 	}
 	if !(Config{ShardCount: 1}).ReadsBucket(-2) {
 		t.Fatal("unsharded reader must read the postpone bucket -2")
+	}
+}
+
+// The config spells "off" as 0 for retries and the request timeout;
+// fileio.Options spells it as negative, because its 0 means "default".
+func TestParseStorageZeroDisables(t *testing.T) {
+	env := lintEnv(t)
+	pc, err := Spec().ParseYAML("warehouse: s3://b/wh\ntable: db.t\nstorage:\n  max_retries: 0\n  request_timeout: 0s\n  credentials:\n    anonymous: true\n", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := parseConfig(pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fileio.Options{Anonymous: true, MaxRetries: -1, RequestTimeout: -1}
+	if !reflect.DeepEqual(got.Storage, want) {
+		t.Fatalf("storage = %+v, want %+v", got.Storage, want)
 	}
 }
