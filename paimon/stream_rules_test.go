@@ -285,7 +285,6 @@ func equalIDs(a, b []int64) bool {
 	return true
 }
 
-
 // TestStreamEndWatermark: Java's BoundedChecker.watermark(b) ends the stream at the first
 // snapshot whose watermark is set and > b; that snapshot is not read, a snapshot without a
 // watermark never ends it, and = b does not end it. pypaimon cannot write watermarks, so they

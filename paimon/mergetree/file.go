@@ -92,9 +92,12 @@ type colMap struct {
 type fileSource struct {
 	path string
 	fr   format.Reader
-	cols []colMap
-	need []types.DataField
-	mem  memory.Allocator
+	// nFile is the number of columns the format reader returns: the file
+	// columns of cols (added columns are not read) plus the two system ones.
+	nFile int
+	cols  []colMap
+	need  []types.DataField
+	mem   memory.Allocator
 }
 
 // openFile opens one key-value data file, reading the needed read-schema
@@ -131,6 +134,7 @@ func openFile(ctx context.Context, fio fileio.FileIO, schemas SchemaSource, read
 		fs.cols = append(fs.cols, cm)
 	}
 	fileFields = append(fileFields, systemFields()...)
+	fs.nFile = len(fileFields)
 	opts := format.Options{Fields: fileFields, BatchSize: batchSize, Alloc: mem, FileSize: f.Meta.FileSize}
 	if f.Deletion != nil {
 		dv, err := deletionvector.ReadRange(ctx, fio, f.Deletion.Path, f.Deletion.Offset, f.Deletion.Length)
@@ -158,9 +162,9 @@ func (fs *fileSource) next(ctx context.Context) (*batch, error) {
 	}
 	n := int(rec.NumRows())
 	nf := len(fs.cols)
-	if int(rec.NumCols()) != nf+2 {
+	if got := int(rec.NumCols()); got != fs.nFile {
 		rec.Release()
-		return nil, fmt.Errorf("read data file %s: %d columns returned, want %d", fs.path, rec.NumCols(), nf+2)
+		return nil, fmt.Errorf("read data file %s: %d columns returned, want %d", fs.path, got, fs.nFile)
 	}
 	b := &batch{rec: rec, n: n, cols: make([]arrow.Array, nf)}
 	seq, ok1 := rec.Column(int(rec.NumCols()) - 2).(*array.Int64)

@@ -11,6 +11,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/mergetree"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -43,7 +44,8 @@ func (r *Reader) readPK(ctx context.Context, sp *scan.Split, need []types.DataFi
 		}
 	}
 	pr := &pkReader{ctx: ctx, in: mr, stats: r.Stats,
-		post: &post{filter: filter, mem: mem, out: out, nFields: len(r.Fields), rowKind: r.IncludeRowKind, retract: sp.Retract}}
+		post: &post{filter: filter, mem: mem, out: out, nFields: len(r.Fields), rowKind: r.IncludeRowKind, retract: sp.Retract,
+			insertOnly: !sp.Raw && rawConvertible(sp, r.Schema)}}
 	pr.refs.Store(1)
 	return pr, nil
 }
@@ -104,4 +106,29 @@ func (p *pkReader) Next() bool {
 		return true
 	}
 	return false
+}
+
+// rawConvertible is Java's test for reading a batch split without merging
+// (MergeTreeSplitGenerator.splitForBatch, PrimaryKeyTableRawFileSplitReadProvider):
+// every file above level 0 with no delete rows, and deletion vectors on or
+// first-row or a single level; or a single file with no delete rows. The
+// merge returns the same rows either way, but a raw read labels every row +I
+// where the merge keeps the stored kind (+U), which a streaming first plan
+// with row kinds shows.
+func rawConvertible(sp *scan.Split, s *schema.TableSchema) bool {
+	files := sp.Files
+	if len(files) == 0 {
+		return false
+	}
+	noDeletes := func(f scan.DataFile) bool { return f.Meta.DeleteRowCount != nil && *f.Meta.DeleteRowCount == 0 }
+	above0, clean, oneLevel := true, true, true
+	for _, f := range files {
+		above0 = above0 && f.Meta.Level > 0
+		clean = clean && noDeletes(f)
+		oneLevel = oneLevel && f.Meta.Level == files[0].Meta.Level
+	}
+	if above0 && clean && (s.DeletionVectorsEnabled() || s.MergeEngine() == mergetree.EngineFirstRow || oneLevel) {
+		return true
+	}
+	return len(files) == 1 && clean
 }

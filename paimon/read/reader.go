@@ -231,6 +231,9 @@ type post struct {
 	nFields int
 	rowKind bool
 	retract bool
+	// insertOnly labels every row +I whatever its stored kind (splits Java
+	// reads without merging).
+	insertOnly bool
 }
 
 // apply takes a batch of the needed columns, preceded by a row kind column
@@ -252,7 +255,7 @@ func (p *post) apply(ctx context.Context, rec arrow.RecordBatch, hasKind bool) (
 	}
 	cols := make([]arrow.Array, 0, p.nFields+1)
 	if p.rowKind {
-		if hasKind && !p.retract {
+		if hasKind && !p.retract && !p.insertOnly {
 			cols = append(cols, rec.Column(0))
 		} else {
 			kind := "+I"

@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
@@ -48,28 +47,6 @@ type pkCase struct {
 	FirstPlan bool   `json:"first_plan"`
 	Expected  string `json:"expected"`
 	Rows      int    `json:"rows"`
-}
-
-// pkKnownBug says whether an oracle comparison (subtest name below the top-level test) is a
-// reported, not yet fixed reader bug, and why. Each entry is a bug to fix, not an accepted
-// difference: delete it with the fix.
-func pkKnownBug(name string) (string, bool) {
-	const addedColumn = "mergetree fileSource.next expects len(need)+2 columns, but a column added " +
-		"after the file was written is not read from the file (it is NULL-filled), so an old-schema " +
-		"PK file read with a newer schema fails with \"0 columns returned, want 6\" (the count is " +
-		"also printed after Release)"
-	const rawKind = "Java reads a first-plan split raw when it is rawConvertible (all files level > 0 " +
-		"without delete rows and deletion vectors / first-row / a single level; or one file without " +
-		"delete rows), so its rows are +I; Go keeps the merged _VALUE_KIND (+U)"
-	switch name {
-	case "batch/javapk.pk_evolve/s3", "batch/javapk.pk_evolve/s4",
-		"stream/javapk.pk_evolve/from-snapshot", "stream/javapk.pk_evolve/from-snapshot-full":
-		return addedColumn, true
-	case "stream/javapk.pk_dedup_dv/latest-full/s13", "stream/javapk.pk_dedup_dv64/latest-full/s13",
-		"stream/javapk.pk_fullcomp/latest-full/s8":
-		return rawKind, true
-	}
-	return "", false
 }
 
 func pkFixturesDir() string {
@@ -151,18 +128,8 @@ func runPKCases(t *testing.T, dir string) {
 		}
 		return want
 	}
-	// verdict fails t with problem, except for a reported bug (pkKnownBug): that is skipped
-	// with the actual failure shown, and flagged as an error once it passes, so the list can
-	// not outlive the fix.
 	verdict := func(t *testing.T, problem string) {
-		_, sub, _ := strings.Cut(t.Name(), "/")
-		why, known := pkKnownBug(sub)
-		switch {
-		case known && problem == "":
-			t.Errorf("known bug entry %q is fixed (the comparison passes): remove it from pkKnownBug", sub)
-		case known:
-			t.Skipf("KNOWN BUG: %s\n%s", why, problem)
-		case problem != "":
+		if problem != "" {
 			t.Fatal(problem)
 		}
 	}
