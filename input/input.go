@@ -392,7 +392,11 @@ func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 			return err
 		}
 	}
-	rr, err := src.Read(ctx, sp)
+	// The reader outlives this ReadBatch call (a split spans many batches),
+	// so it must not hold the call's context: that is cancelled when the
+	// call returns, and the next batch would fail and re-read the split from
+	// the start. stopCtx lives until Close.
+	rr, err := src.Read(p.stopCtx, sp)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
