@@ -465,7 +465,7 @@ func storageField() *service.ConfigField {
 				Description("Send unsigned requests, for public buckets (S3 and GCS).").
 				Default(false),
 		).
-			Description("How to authenticate. Without any of these the cloud SDK's default chain applies; GCS and Azure always use their SDK's default credentials."),
+			Description("How to authenticate to S3. Without any of these the AWS SDK's default chain applies. GCS and Azure use their SDK's default credentials (GCS also honours `anonymous`)."),
 		service.NewIntField(fieldStorageMaxRetries).
 			Description("Retries of one storage operation after a transient failure (5xx, throttling, timeouts, resets, truncated bodies), with exponential backoff and jitter. 0 disables retries.").
 			Default(5),
