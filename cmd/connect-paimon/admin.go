@@ -253,8 +253,26 @@ func interspersed(c *cli.Context) ([]string, error) {
 			return nil, setErr
 		}
 		args = fs.Args()
+		if c.Bool("help") {
+			// "-h" after an argument: urfave only checks it before them.
+			if err := cli.ShowSubcommandHelp(c); err != nil {
+				return nil, err
+			}
+			return nil, errHelpShown
+		}
 	}
 	return pos, nil
+}
+
+// errHelpShown stops a command after interspersed printed its help; the
+// action then succeeds, as urfave's own --help does.
+var errHelpShown = errors.New("help shown")
+
+func helpShown(err error) error {
+	if errors.Is(err, errHelpShown) {
+		return nil
+	}
+	return err
 }
 
 // commandPath names the running command as typed ("paimon consumers get"):
@@ -302,14 +320,14 @@ func consumersCommand(sio stdio) *cli.Command {
 				Name:   "list",
 				Usage:  "List every consumer and its next snapshot",
 				Flags:  withJSONFlag(tableFlags()),
-				Action: func(c *cli.Context) error { return consumersList(c, sio) },
+				Action: func(c *cli.Context) error { return helpShown(consumersList(c, sio)) },
 			},
 			{
 				Name:      "get",
 				Usage:     "Print one consumer's next snapshot",
 				ArgsUsage: "ID",
 				Flags:     withJSONFlag(tableFlags()),
-				Action:    func(c *cli.Context) error { return consumersGet(c, sio) },
+				Action:    func(c *cli.Context) error { return helpShown(consumersGet(c, sio)) },
 			},
 			{
 				Name:      "reset",
@@ -319,14 +337,14 @@ func consumersCommand(sio stdio) *cli.Command {
 					&cli.Int64Flag{Name: "next", Usage: "the snapshot the consumer reads next"},
 					&cli.BoolFlag{Name: "force", Usage: "write the position even if snapshot N does not exist (yet, or any more)"},
 				)),
-				Action: func(c *cli.Context) error { return consumersReset(c, sio) },
+				Action: func(c *cli.Context) error { return helpShown(consumersReset(c, sio)) },
 			},
 			{
 				Name:      "delete",
 				Usage:     "Delete a consumer, releasing the snapshots it held",
 				ArgsUsage: "ID",
 				Flags:     withJSONFlag(tableFlags()),
-				Action:    func(c *cli.Context) error { return consumersDelete(c, sio) },
+				Action:    func(c *cli.Context) error { return helpShown(consumersDelete(c, sio)) },
 			},
 			{
 				Name:  "expire",
@@ -335,7 +353,7 @@ func consumersCommand(sio stdio) *cli.Command {
 					&cli.StringFlag{Name: "before", Usage: "delete consumers last written before this RFC 3339 time"},
 					&cli.DurationFlag{Name: "older-than", Usage: "delete consumers last written longer ago than this"},
 				)),
-				Action: func(c *cli.Context) error { return consumersExpire(c, sio) },
+				Action: func(c *cli.Context) error { return helpShown(consumersExpire(c, sio)) },
 			},
 			{
 				Name:  "clear",
@@ -345,7 +363,7 @@ func consumersCommand(sio stdio) *cli.Command {
 					&cli.StringFlag{Name: "excluding", Usage: "regular expression (RE2, full match) of the ids to keep"},
 					&cli.BoolFlag{Name: "all", Usage: "delete every consumer (instead of --including)"},
 				)),
-				Action: func(c *cli.Context) error { return consumersClear(c, sio) },
+				Action: func(c *cli.Context) error { return helpShown(consumersClear(c, sio)) },
 			},
 		},
 	}
@@ -617,7 +635,7 @@ func snapshotsCommand(sio stdio) *cli.Command {
 		Flags: withJSONFlag(append(tableFlags(),
 			&cli.IntFlag{Name: "limit", Usage: "show only the newest N snapshots, 0 for all"},
 		)),
-		Action: func(c *cli.Context) error { return snapshotsList(c, sio) },
+		Action: func(c *cli.Context) error { return helpShown(snapshotsList(c, sio)) },
 	}
 }
 

@@ -511,4 +511,9 @@ func TestAdminHelp(t *testing.T) {
 			t.Errorf("consumers help lacks %q:\n%s", sub, out)
 		}
 	}
+	// -h after the id still shows help (and does nothing else).
+	out = mustRun(t, "paimon", "consumers", "reset", "c1", "-h", "--next", "1", "-w", "/nonexistent", "-t", "a.b")
+	if !strings.Contains(out, "--next") || !strings.Contains(out, "--force") {
+		t.Errorf("reset help:\n%s", out)
+	}
 }

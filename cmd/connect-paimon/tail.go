@@ -46,7 +46,7 @@ rows are written.`,
 			&cli.BoolFlag{Name: "row-kind", Usage: "add \"_row_kind\" (+I, -U, +U, -D) to each row"},
 			&cli.DurationFlag{Name: "poll-interval", Value: time.Second, Usage: "wait between looks for a new snapshot"},
 		),
-		Action: func(c *cli.Context) error { return tailRun(c, sio) },
+		Action: func(c *cli.Context) error { return helpShown(tailRun(c, sio)) },
 	}
 }
 
