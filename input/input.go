@@ -90,6 +90,7 @@ type paimonInput struct {
 	splitDone int64 // rows of the current split already delivered (or dropped by upsert_mode)
 	skip      int64 // rows to skip after reopening a split
 	enc       *RowEncoder
+	tmpls     [5]*service.Message // metadata templates of the current split, by kindIndex
 	ended     bool
 	limiter   *throttle
 
@@ -419,6 +420,7 @@ func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 		p.m.bytes.Incr(sp.Bytes)
 	}
 	p.rr, p.rec, p.recRow, p.skip = rr, nil, 0, p.splitDone
+	p.tmpls = [5]*service.Message{}
 	return nil
 }
 
@@ -486,14 +488,51 @@ func (p *paimonInput) fillBatch() (service.MessageBatch, error) {
 		}
 		start := len(slab)
 		slab = p.enc.AppendRow(slab, i)
+		// Every row of a split has the same metadata but its kind, so each
+		// message is a shallow copy of a per-kind template: Benthos shares the
+		// template's metadata map copy-on-write instead of building one map
+		// per row (that was a third of the input's CPU time).
+		msg := p.template(kind, sp, partition).Copy()
 		// Cap each message's slice so a processor appending to it reallocates
 		// instead of overwriting the next row in the slab.
-		msg := service.NewMessage(slab[start:len(slab):len(slab)])
-		p.setMeta(msg, kind, sp, partition)
+		msg.SetBytes(slab[start:len(slab):len(slab)])
 		batch = append(batch, msg)
 	}
 	p.splitDone += taken
 	return batch, nil
+}
+
+// template returns the message whose metadata every row of kind in the
+// current split copies. Templates are dropped when a split is opened.
+func (p *paimonInput) template(kind string, sp *Split, partition service.ImmutableAny) *service.Message {
+	k := kindIndex(kind)
+	if k >= 0 && p.tmpls[k] != nil {
+		return p.tmpls[k]
+	}
+	msg := service.NewMessage(nil)
+	p.setMeta(msg, kind, sp, partition)
+	if k >= 0 {
+		p.tmpls[k] = msg
+	}
+	return msg
+}
+
+// kindIndex maps the row kinds to template slots, -1 for a kind that is
+// not cached.
+func kindIndex(kind string) int {
+	switch kind {
+	case "":
+		return 0
+	case "+I":
+		return 1
+	case "-U":
+		return 2
+	case "+U":
+		return 3
+	case "-D":
+		return 4
+	}
+	return -1
 }
 
 func (p *paimonInput) dropKind(kind string) bool {

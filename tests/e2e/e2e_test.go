@@ -1,0 +1,259 @@
+// Package e2e measures the paimon input end to end: bench.wide (1,048,576
+// rows, 10 columns, written by pypaimon via resources/bench/make_tables.py)
+// through a Benthos pipeline `paimon → drop`, in process and through the
+// built binary, next to raw pqarrow decoding of the same files and
+// pypaimon's streaming read of the same table as Python dicts.
+//
+// Everything skips unless PAIMON_BENCH_DIR holds the generated tables.
+// Throughput is reported, not asserted (the machine is shared); what is
+// asserted is that every row arrives, so a fast wrong answer cannot pass.
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/redpanda-data/benthos/v4/public/service"
+
+	_ "github.com/redpanda-data/benthos/v4/public/components/pure"
+
+	_ "github.com/connect-paimon/connect-paimon/input"
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
+	"github.com/connect-paimon/connect-paimon/paimon/format"
+)
+
+// wideRows must match make_tables.py (8 commits of 131,072 rows).
+const wideRows = 8 * 131072
+
+func benchWarehouse(tb testing.TB) string {
+	tb.Helper()
+	dir := os.Getenv("PAIMON_BENCH_DIR")
+	if dir == "" {
+		tb.Skip("PAIMON_BENCH_DIR is not set: generate the tables with `resources/bench/make_tables.py --dir DIR` and set PAIMON_BENCH_DIR=DIR")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bench.wide.done")); err != nil {
+		tb.Skipf("bench.wide is not generated in %s: %v", dir, err)
+	}
+	return filepath.Join(dir, "warehouse")
+}
+
+// pipelineYAML is the input of every measurement: a bounded full read.
+func pipelineYAML(wh string) string {
+	return fmt.Sprintf(`paimon:
+  warehouse: %s
+  table: bench.wide
+  scan_mode: latest-full
+  end: {at_latest: true}
+`, wh)
+}
+
+// runPipeline runs paimon → a counting consumer that drops the messages
+// (the in-process equivalent of the drop output, which only the binary's
+// bundles register) and returns the rows and the wall time.
+func runPipeline(tb testing.TB, wh string) (int64, time.Duration) {
+	tb.Helper()
+	sb := service.NewStreamBuilder()
+	if err := sb.SetLoggerYAML("level: warn"); err != nil {
+		tb.Fatal(err)
+	}
+	if err := sb.AddInputYAML(pipelineYAML(wh)); err != nil {
+		tb.Fatal(err)
+	}
+	var rows, bytes atomic.Int64
+	if err := sb.AddBatchConsumerFunc(func(_ context.Context, b service.MessageBatch) error {
+		rows.Add(int64(len(b)))
+		if len(b) > 0 {
+			body, err := b[0].AsBytes()
+			if err != nil {
+				return err
+			}
+			bytes.Add(int64(len(body)))
+		}
+		return nil
+	}); err != nil {
+		tb.Fatal(err)
+	}
+	strm, err := sb.Build()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	start := time.Now()
+	if err := strm.Run(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	return rows.Load(), time.Since(start)
+}
+
+// BenchmarkPipelineDrop is bench.wide through the paimon input in process.
+// Profile with -cpuprofile.
+func BenchmarkPipelineDrop(b *testing.B) {
+	wh := benchWarehouse(b)
+	b.ReportAllocs()
+	var total time.Duration
+	for b.Loop() {
+		rows, d := runPipeline(b, wh)
+		if rows != wideRows {
+			b.Fatalf("delivered %d rows, want %d", rows, wideRows)
+		}
+		total += d
+	}
+	b.ReportMetric(float64(wideRows)*float64(b.N)/total.Seconds(), "rows/s")
+}
+
+// wideFiles lists bench.wide's data files on disk (8 Parquet files).
+func wideFiles(tb testing.TB, wh string) []string {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(wh, "bench.db", "wide", "bucket-0", "data-*.parquet"))
+	if err != nil || len(files) != 8 {
+		tb.Fatalf("bench.wide data files: %v %v (want 8)", files, err)
+	}
+	return files
+}
+
+// rawDecode decodes every column of the files with pqarrow, the floor any
+// Parquet reader in Go pays.
+func rawDecode(tb testing.TB, files []string) int64 {
+	tb.Helper()
+	var n int64
+	for _, path := range files {
+		f, err := os.Open(path)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		pf, err := file.NewParquetReader(f)
+		if err != nil {
+			tb.Fatalf("%s: %v", path, err)
+		}
+		fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: format.DefaultBatchSize, Parallel: true}, memory.DefaultAllocator)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for rr.Next() {
+			n += rr.RecordBatch().NumRows()
+		}
+		if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+			tb.Fatalf("%s: %v", path, err)
+		}
+		rr.Release()
+		_ = pf.Close()
+	}
+	return n
+}
+
+// TestEndToEndSideBySide runs, one after the other on the same table and
+// machine: raw pqarrow decoding, the in-process pipeline, the built binary
+// (paimon → drop, peak RSS from /usr/bin/time -v when present) and
+// pypaimon's streaming read as Python dicts. It logs rows/s and the ratios;
+// run with -v. Set PAIMON_E2E_SKIP_PY=1 to leave pypaimon out.
+func TestEndToEndSideBySide(t *testing.T) {
+	wh := benchWarehouse(t)
+	if testing.Short() {
+		t.Skip("benchmark")
+	}
+	files := wideFiles(t, wh)
+
+	start := time.Now()
+	if n := rawDecode(t, files); n != wideRows {
+		t.Fatalf("raw pqarrow decoded %d rows, want %d", n, wideRows)
+	}
+	raw := time.Since(start)
+
+	rows, inproc := runPipeline(t, wh)
+	if rows != wideRows {
+		t.Fatalf("pipeline delivered %d rows, want %d", rows, wideRows)
+	}
+
+	bin, binRSS := runBinary(t, wh)
+
+	rate := func(d time.Duration) float64 { return float64(wideRows) / d.Seconds() }
+	t.Logf("raw pqarrow decode (all columns): %8.0f rows/s (%s)", rate(raw), raw.Round(time.Millisecond))
+	t.Logf("pipeline in process paimon→drop: %8.0f rows/s (%s), %.2f of raw", rate(inproc), inproc.Round(time.Millisecond), raw.Seconds()/inproc.Seconds())
+	if bin > 0 {
+		t.Logf("binary paimon→drop (wall, incl. start-up): %8.0f rows/s (%s), peak RSS %d MiB", rate(bin), bin.Round(time.Millisecond), binRSS>>10)
+	}
+	if os.Getenv("PAIMON_E2E_SKIP_PY") == "" {
+		py := pypaimonStream(t)
+		t.Logf("pypaimon streaming read as dicts: %8.0f rows/s (%s); in-process pipeline is %.1fx pypaimon", rate(py), py.Round(time.Millisecond), py.Seconds()/inproc.Seconds())
+	}
+}
+
+// runBinary builds cmd/connect-paimon and runs the pipeline with the drop
+// output, returning wall time and peak RSS in KiB (0 without GNU time).
+func runBinary(t *testing.T, wh string) (time.Duration, int64) {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "connect-paimon")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/connect-paimon")
+	build.Dir = testenv.RepoRoot(t)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cfg := filepath.Join(dir, "drop.yaml")
+	yaml := "logger: {level: warn}\nmetrics: {none: {}}\ninput:\n" + indent(pipelineYAML(wh)) + "output:\n  drop: {}\n"
+	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{bin, "run", cfg}
+	gnuTime := false
+	if _, err := os.Stat("/usr/bin/time"); err == nil {
+		args = append([]string{"/usr/bin/time", "-v"}, args...)
+		gnuTime = true
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	d := time.Since(start)
+	if err != nil {
+		t.Fatalf("binary: %v\n%s", err, out)
+	}
+	if !gnuTime {
+		return d, 0
+	}
+	m := regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("no peak RSS in /usr/bin/time output:\n%s", out)
+	}
+	kb, _ := strconv.ParseInt(string(m[1]), 10, 64)
+	return d, kb
+}
+
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ") + "\n"
+}
+
+// pypaimonStream times resources/bench/pypaimon_read.py's stream_wide_dicts
+// (which checks the row count itself), median of one run.
+func pypaimonStream(t *testing.T) time.Duration {
+	t.Helper()
+	script := filepath.Join(testenv.RepoRoot(t), "resources", "bench", "pypaimon_read.py")
+	out := testenv.RunPython(t, script, "--dir", filepath.Dir(benchWarehouse(t)), "--repeat", "1", "--only", "stream_wide_dicts")
+	f := strings.Fields(out)
+	if len(f) < 2 || f[0] != "stream_wide_dicts" {
+		t.Fatalf("unexpected pypaimon_read.py output %q", out)
+	}
+	secs, err := strconv.ParseFloat(f[1], 64)
+	if err != nil {
+		t.Fatalf("pypaimon_read.py output %q: %v", out, err)
+	}
+	return time.Duration(secs * float64(time.Second))
+}
