@@ -21,7 +21,7 @@ func init() {
 // OpenTable is the Opener over the paimon library: a filesystem catalog at
 // cfg.Warehouse and a streaming scan configured from cfg.
 func OpenTable(ctx context.Context, cfg Config) (Source, error) {
-	cat, err := paimon.OpenCatalog(ctx, cfg.Warehouse)
+	cat, err := paimon.OpenCatalog(ctx, cfg.Warehouse, paimon.WithStorageOptions(cfg.Storage))
 	if err != nil {
 		return nil, err
 	}

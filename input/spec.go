@@ -8,7 +8,7 @@ import (
 
 	"github.com/redpanda-data/benthos/v4/public/service"
 
-	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 )
 
 // Field names of the paimon input. Kept as constants so the spec, the parser
@@ -139,7 +139,7 @@ type Config struct {
 
 	// Storage configures object-store access (the storage field), ready
 	// for paimon.WithStorageOptions. The zero value is the SDK defaults.
-	Storage fileio.Options
+	Storage objstore.Options
 }
 
 // FullName is the table as "db.table".
@@ -745,11 +745,11 @@ func parseConfig(pc *service.ParsedConfig) (Config, error) {
 	return c, nil
 }
 
-// parseStorage reads the storage object into fileio.Options. The config
+// parseStorage reads the storage object into objstore.Options. The config
 // spells "no retries" and "no timeout" as 0, which Options spells as
 // negative (its 0 means "default").
-func parseStorage(pc *service.ParsedConfig) (fileio.Options, error) {
-	var o fileio.Options
+func parseStorage(pc *service.ParsedConfig) (objstore.Options, error) {
+	var o objstore.Options
 	var err error
 	if o.Region, err = pc.FieldString(fieldStorageRegion); err != nil {
 		return o, err

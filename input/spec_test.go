@@ -9,7 +9,7 @@ import (
 	_ "github.com/redpanda-data/benthos/v4/public/components/io"
 	"github.com/redpanda-data/benthos/v4/public/service"
 
-	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 )
 
 func lintEnv(t *testing.T) *service.Environment {
@@ -212,7 +212,7 @@ storage:
 		OnExpired: ExpiredEarliest, StreamingReadOverwrite: true, UpsertMode: UpsertDropUpdateBefore,
 		ThrottleInterval: 3 * time.Second, ThrottleMaxRows: 100, ThrottleMaxFiles: 4, ThrottleMaxSnapshots: 1,
 		CheckpointLimit: 50,
-		Storage: fileio.Options{
+		Storage: objstore.Options{
 			Region: "eu-west-1", Endpoint: "http://minio:9000", ForcePathStyle: true,
 			Profile: "prof", AccessKeyID: "AK", SecretAccessKey: "SK", SessionToken: "TOK",
 			RoleARN: "arn:aws:iam::1:role/r", RoleExternalID: "ext", MaxRetries: 2, RequestTimeout: 3 * time.Second,
@@ -243,7 +243,7 @@ func TestParseConfigDefaults(t *testing.T) {
 		OnExpired: ExpiredFail, UpsertMode: UpsertOff, ThrottleInterval: time.Second, CheckpointLimit: 8192,
 		// The spec's defaults, spelled explicitly (fileio's own defaults are
 		// the same values).
-		Storage: fileio.Options{MaxRetries: 5, RequestTimeout: time.Minute},
+		Storage: objstore.Options{MaxRetries: 5, RequestTimeout: time.Minute},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("parsed\n%+v\nwant\n%+v", got, want)
@@ -309,7 +309,7 @@ func TestReadsBucket(t *testing.T) {
 }
 
 // The config spells "off" as 0 for retries and the request timeout;
-// fileio.Options spells it as negative, because its 0 means "default".
+// objstore.Options spells it as negative, because its 0 means "default".
 func TestParseStorageZeroDisables(t *testing.T) {
 	env := lintEnv(t)
 	pc, err := Spec().ParseYAML("warehouse: s3://b/wh\ntable: db.t\nstorage:\n  max_retries: 0\n  request_timeout: 0s\n  credentials:\n    anonymous: true\n", env)
@@ -320,7 +320,7 @@ func TestParseStorageZeroDisables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fileio.Options{Anonymous: true, MaxRetries: -1, RequestTimeout: -1}
+	want := objstore.Options{Anonymous: true, MaxRetries: -1, RequestTimeout: -1}
 	if !reflect.DeepEqual(got.Storage, want) {
 		t.Fatalf("storage = %+v, want %+v", got.Storage, want)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 )
 
@@ -24,12 +25,12 @@ type CatalogOption func(*catalogConfig)
 
 type catalogConfig struct {
 	fio     fileio.FileIO
-	storage fileio.Options
+	storage objstore.Options
 }
 
 // WithStorageOptions configures the object store client chosen from the
 // warehouse URI (region, endpoint, credentials, retries, request metrics).
-func WithStorageOptions(o fileio.Options) CatalogOption {
+func WithStorageOptions(o objstore.Options) CatalogOption {
 	return func(c *catalogConfig) { c.storage = o }
 }
 
@@ -52,7 +53,7 @@ func OpenCatalog(ctx context.Context, warehouse string, opts ...CatalogOption) (
 	}
 	warehouse = strings.TrimRight(warehouse, "/")
 	if cfg.fio == nil {
-		fio, err := fileio.Open(ctx, warehouse, cfg.storage)
+		fio, err := objstore.Open(ctx, warehouse, cfg.storage)
 		if err != nil {
 			return nil, fmt.Errorf("open catalog %s: %w", warehouse, err)
 		}

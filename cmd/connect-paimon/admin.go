@@ -19,6 +19,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 )
 
 // stdio is where the admin commands write. Benthos keeps its own writers
@@ -104,11 +105,11 @@ func withJSONFlag(flags []cli.Flag) []cli.Flag {
 	return append(flags, &cli.BoolFlag{Name: flagJSON, Usage: "print JSON instead of a table"})
 }
 
-// storageOptions maps the storage flags to fileio.Options. The CLI spells
+// storageOptions maps the storage flags to objstore.Options. The CLI spells
 // "no retries" and "no timeout" as 0, which Options spells as negative
 // (its 0 means "default").
-func storageOptions(c *cli.Context) (fileio.Options, error) {
-	o := fileio.Options{
+func storageOptions(c *cli.Context) (objstore.Options, error) {
+	o := objstore.Options{
 		Region:          c.String(flagRegion),
 		Endpoint:        c.String(flagEndpoint),
 		ForcePathStyle:  c.Bool(flagForcePathStyle),

@@ -17,7 +17,7 @@ import (
 	"github.com/redpanda-data/benthos/v4/public/service"
 	"github.com/urfave/cli/v2"
 
-	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 )
 
 // fixtureWarehouse is the committed warehouse written by pypaimon and Java
@@ -451,7 +451,7 @@ func TestTailConsumer(t *testing.T) {
 	}
 }
 
-// Storage flags reach fileio.Options with the CLI's "0 disables" spelling.
+// Storage flags reach objstore.Options with the CLI's "0 disables" spelling.
 func TestStorageFlags(t *testing.T) {
 	wh := copyTable(t, "demo", "orders")
 	tf := []string{"--warehouse", wh, "--table", "demo.orders"}
@@ -466,9 +466,9 @@ func TestStorageFlags(t *testing.T) {
 	t.Setenv("AWS_ACCESS_KEY_ID", "ENV-AK")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "ENV-SK")
 	t.Setenv("AWS_SESSION_TOKEN", "")
-	parse := func(args ...string) fileio.Options {
+	parse := func(args ...string) objstore.Options {
 		t.Helper()
-		var got fileio.Options
+		var got objstore.Options
 		app := &cli.App{Name: "x", Commands: []*cli.Command{{
 			Name:  "c",
 			Flags: tableFlags(),
@@ -485,7 +485,7 @@ func TestStorageFlags(t *testing.T) {
 	}
 	o := parse("--region", "eu-west-1", "--endpoint", "http://minio:9000", "--s3-force-path-style", "--profile", "p",
 		"--role-arn", "arn:aws:iam::1:role/r", "--role-external-id", "ext", "--max-retries", "0", "--request-timeout", "0s")
-	want := fileio.Options{Region: "eu-west-1", Endpoint: "http://minio:9000", ForcePathStyle: true, Profile: "p",
+	want := objstore.Options{Region: "eu-west-1", Endpoint: "http://minio:9000", ForcePathStyle: true, Profile: "p",
 		RoleARN: "arn:aws:iam::1:role/r", RoleExternalID: "ext", AccessKeyID: "ENV-AK", SecretAccessKey: "ENV-SK",
 		MaxRetries: -1, RequestTimeout: -1}
 	if !reflect.DeepEqual(o, want) {

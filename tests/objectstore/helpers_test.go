@@ -91,7 +91,7 @@ func (s *server) another(t testing.TB, name string, fc fileiotest.FaultConfig) (
 	return f, m
 }
 
-// requestCounter is a fileio.Options.Metrics hook counting attempts by op,
+// requestCounter is a objstore.Options.Metrics hook counting attempts by op,
 // the code under test's own view of its requests.
 type requestCounter struct {
 	mu   sync.Mutex

@@ -20,8 +20,8 @@ import (
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
-	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/fileiotest"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 )
 
 const (
@@ -44,21 +44,21 @@ type server struct {
 	direct string
 }
 
-func (s *server) options() fileio.Options {
-	return fileio.Options{
+func (s *server) options() objstore.Options {
+	return objstore.Options{
 		Endpoint: s.url, ForcePathStyle: true, Region: "us-east-1",
 		AccessKeyID: accessKey, SecretAccessKey: secretKey,
 		RetryBaseDelay: 2 * time.Millisecond, RetryMaxDelay: 50 * time.Millisecond,
 	}
 }
 
-func (s *server) open(t testing.TB, opts fileio.Options) *fileio.Blob {
+func (s *server) open(t testing.TB, opts objstore.Options) *objstore.Blob {
 	t.Helper()
-	fio, err := fileio.Open(context.Background(), "s3://"+bucket+"/wh", opts)
+	fio, err := objstore.Open(context.Background(), "s3://"+bucket+"/wh", opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := fio.(*fileio.Blob)
+	b := fio.(*objstore.Blob)
 	t.Cleanup(func() { b.Close() })
 	return b
 }

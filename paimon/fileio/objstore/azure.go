@@ -1,6 +1,6 @@
 //go:build !paimon_noazure
 
-package fileio
+package objstore
 
 import (
 	"context"

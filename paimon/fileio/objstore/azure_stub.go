@@ -1,10 +1,11 @@
 //go:build paimon_noazure
 
-package fileio
+package objstore
 
 import (
 	"context"
 	"fmt"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
 
 func openAzure(_ context.Context, loc Location, _ Options) (*Blob, error) {

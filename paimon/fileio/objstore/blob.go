@@ -1,10 +1,11 @@
-package fileio
+package objstore
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"io"
 	"path"
 	"strings"
@@ -64,7 +65,7 @@ func (b *Blob) key(uri string) (string, error) {
 		return "", err
 	}
 	if schemeFamily(loc.Scheme) != schemeFamily(b.loc.Scheme) || loc.Bucket != b.loc.Bucket || loc.Account != b.loc.Account {
-		return "", fmt.Errorf("path %q is outside the bucket %s of this FileIO", uri, b.loc.Root)
+		return "", fmt.Errorf("path %q is outside the bucket %s of this fileio.FileIO", uri, b.loc.Root)
 	}
 	return loc.Key, nil
 }
@@ -94,7 +95,7 @@ func (b *Blob) uriOf(key string) string {
 func wrap(op, uri string, err error) error {
 	switch gcerrors.Code(err) {
 	case gcerrors.NotFound:
-		return fmt.Errorf("%s %s: %w: %w", op, uri, ErrNotExist, err)
+		return fmt.Errorf("%s %s: %w: %w", op, uri, fileio.ErrNotExist, err)
 	case gcerrors.PermissionDenied:
 		return fmt.Errorf("%s %s: permission denied (check credentials, region and bucket policy): %w", op, uri, err)
 	}
@@ -103,7 +104,7 @@ func wrap(op, uri string, err error) error {
 
 // Open implements FileIO. It costs one HEAD for the size; OpenSize avoids it
 // when the caller knows the size (data files from manifests).
-func (b *Blob) Open(ctx context.Context, uri string) (File, error) {
+func (b *Blob) Open(ctx context.Context, uri string) (fileio.File, error) {
 	st, err := b.Stat(ctx, uri)
 	if err != nil {
 		return nil, err
@@ -117,7 +118,7 @@ func (b *Blob) Open(ctx context.Context, uri string) (File, error) {
 // OpenSize opens a file whose size is already known (Paimon's DataFileMeta
 // records it), saving the HEAD request of Open. A wrong size is detected on
 // the first read from the object's reported length.
-func (b *Blob) OpenSize(_ context.Context, uri string, size int64) (File, error) {
+func (b *Blob) OpenSize(_ context.Context, uri string, size int64) (fileio.File, error) {
 	key, err := b.key(uri)
 	if err != nil {
 		return nil, err
@@ -251,14 +252,14 @@ func checkContentRange(r *blob.Reader, off, length, total int64) error {
 
 // Stat implements FileIO: one HEAD; when there is no such object, one
 // listing of "key/" to report a directory (a common prefix).
-func (b *Blob) Stat(ctx context.Context, uri string) (FileInfo, error) {
+func (b *Blob) Stat(ctx context.Context, uri string) (fileio.FileInfo, error) {
 	key, err := b.key(uri)
 	if err != nil {
-		return FileInfo{}, err
+		return fileio.FileInfo{}, err
 	}
 	name := path.Base(key)
 	if key == "" {
-		return FileInfo{Path: b.loc.Root, Name: b.loc.Bucket, IsDir: true}, nil
+		return fileio.FileInfo{Path: b.loc.Root, Name: b.loc.Bucket, IsDir: true}, nil
 	}
 	var attrs *blob.Attributes
 	err = b.retry.do(ctx, "head", func(ctx context.Context, _ int) error {
@@ -267,10 +268,10 @@ func (b *Blob) Stat(ctx context.Context, uri string) (FileInfo, error) {
 		return err
 	})
 	if err == nil {
-		return FileInfo{Path: uri, Name: name, Size: attrs.Size, ModTime: attrs.ModTime}, nil
+		return fileio.FileInfo{Path: uri, Name: name, Size: attrs.Size, ModTime: attrs.ModTime}, nil
 	}
 	if gcerrors.Code(err) != gcerrors.NotFound {
-		return FileInfo{}, wrap("stat", uri, err)
+		return fileio.FileInfo{}, wrap("stat", uri, err)
 	}
 	var objs []*blob.ListObject
 	lerr := b.retry.do(ctx, "list", func(ctx context.Context, _ int) error {
@@ -279,12 +280,12 @@ func (b *Blob) Stat(ctx context.Context, uri string) (FileInfo, error) {
 		return err
 	})
 	if lerr != nil {
-		return FileInfo{}, wrap("stat", uri, lerr)
+		return fileio.FileInfo{}, wrap("stat", uri, lerr)
 	}
 	if len(objs) == 0 {
-		return FileInfo{}, wrap("stat", uri, err)
+		return fileio.FileInfo{}, wrap("stat", uri, err)
 	}
-	return FileInfo{Path: uri, Name: name, IsDir: true}, nil
+	return fileio.FileInfo{Path: uri, Name: name, IsDir: true}, nil
 }
 
 // Exists implements FileIO with exactly one HEAD, so an idle streaming poll
@@ -316,7 +317,7 @@ const listPageSize = 1000
 
 // List implements FileIO with a delimiter listing of "dir/": objects become
 // files, common prefixes directories. Each page is retried on its own.
-func (b *Blob) List(ctx context.Context, dir string) ([]FileInfo, error) {
+func (b *Blob) List(ctx context.Context, dir string) ([]fileio.FileInfo, error) {
 	key, err := b.key(dir)
 	if err != nil {
 		return nil, err
@@ -326,7 +327,7 @@ func (b *Blob) List(ctx context.Context, dir string) ([]FileInfo, error) {
 		prefix = key + "/"
 	}
 	opts := &blob.ListOptions{Prefix: prefix, Delimiter: "/"}
-	var out []FileInfo
+	var out []fileio.FileInfo
 	token := blob.FirstPageToken
 	for {
 		var objs []*blob.ListObject
@@ -348,7 +349,7 @@ func (b *Blob) List(ctx context.Context, dir string) ([]FileInfo, error) {
 			if name == "" || strings.Contains(name, "/") {
 				continue
 			}
-			fi := FileInfo{Path: b.uriOf(k), Name: name, IsDir: o.IsDir}
+			fi := fileio.FileInfo{Path: b.uriOf(k), Name: name, IsDir: o.IsDir}
 			if !o.IsDir {
 				fi.Size, fi.ModTime = o.Size, o.ModTime
 			}
@@ -400,7 +401,7 @@ func (b *Blob) WriteFileAtomic(ctx context.Context, uri string, data []byte, ove
 				return nil
 			}
 		}
-		return fmt.Errorf("write %s: %w", uri, ErrExist)
+		return fmt.Errorf("write %s: %w", uri, fileio.ErrExist)
 	}
 	return wrap("write", uri, err)
 }

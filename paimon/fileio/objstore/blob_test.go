@@ -1,4 +1,4 @@
-package fileio_test
+package objstore_test
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/fileiotest"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 )
 
 // fakeS3 is an in-process S3 server (gofakes3) behind a fault handler that
@@ -23,7 +24,7 @@ import (
 type fakeS3 struct {
 	srv    *httptest.Server
 	faults *fileiotest.FaultHandler
-	opts   fileio.Options
+	opts   objstore.Options
 	// metric counts Metrics hook calls per operation.
 	metric map[string]*atomic.Int64
 }
@@ -41,7 +42,7 @@ func newFakeS3(t *testing.T, fc fileiotest.FaultConfig) *fakeS3 {
 	for _, op := range []string{"head", "get", "list", "put", "delete"} {
 		f.metric[op] = new(atomic.Int64)
 	}
-	f.opts = fileio.Options{
+	f.opts = objstore.Options{
 		Endpoint: srv.URL, ForcePathStyle: true, Region: "us-east-1",
 		AccessKeyID: "AKIATEST", SecretAccessKey: "secret",
 		RetryBaseDelay: time.Millisecond, RetryMaxDelay: 20 * time.Millisecond,
@@ -57,12 +58,12 @@ func newFakeS3(t *testing.T, fc fileiotest.FaultConfig) *fakeS3 {
 
 func (f *fakeS3) open(t *testing.T, uri string) fileio.FileIO {
 	t.Helper()
-	fio, err := fileio.Open(context.Background(), uri, f.opts)
+	fio, err := objstore.Open(context.Background(), uri, f.opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, ok := fio.(*fileio.Blob); !ok {
-		t.Fatalf("Open(%s) returned %T, want *fileio.Blob", uri, fio)
+	if b, ok := fio.(*objstore.Blob); !ok {
+		t.Fatalf("Open(%s) returned %T, want *objstore.Blob", uri, fio)
 	} else {
 		t.Cleanup(func() { b.Close() })
 	}
@@ -245,7 +246,7 @@ func TestS3PermanentErrorsAreNotRetried(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	fio, err := fileio.Open(ctx, "s3://b/wh", fileio.Options{Endpoint: srv.URL, ForcePathStyle: true, AccessKeyID: "a", SecretAccessKey: "b", RetryBaseDelay: time.Millisecond})
+	fio, err := objstore.Open(ctx, "s3://b/wh", objstore.Options{Endpoint: srv.URL, ForcePathStyle: true, AccessKeyID: "a", SecretAccessKey: "b", RetryBaseDelay: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +270,7 @@ func TestS3TransientErrorsAreBounded(t *testing.T) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	}))
 	defer srv.Close()
-	fio, err := fileio.Open(ctx, "s3://b/wh", fileio.Options{Endpoint: srv.URL, ForcePathStyle: true, AccessKeyID: "a", SecretAccessKey: "b",
+	fio, err := objstore.Open(ctx, "s3://b/wh", objstore.Options{Endpoint: srv.URL, ForcePathStyle: true, AccessKeyID: "a", SecretAccessKey: "b",
 		MaxRetries: 3, RetryBaseDelay: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -296,7 +297,7 @@ func TestS3TransientErrorsAreBounded(t *testing.T) {
 func TestOpenSchemes(t *testing.T) {
 	ctx := context.Background()
 	for _, uri := range []string{"/tmp/wh", "file:///tmp/wh", "file:/tmp/wh", "relative/wh"} {
-		fio, err := fileio.Open(ctx, uri, fileio.Options{})
+		fio, err := objstore.Open(ctx, uri, objstore.Options{})
 		if err != nil {
 			t.Fatalf("Open(%s): %v", uri, err)
 		}
@@ -312,18 +313,18 @@ func TestOpenSchemes(t *testing.T) {
 		"s3://b/wh?region=x":    "query and fragment are not supported",
 		"abfs://nocontainer/wh": "container@account",
 	} {
-		_, err := fileio.Open(ctx, uri, fileio.Options{})
+		_, err := objstore.Open(ctx, uri, objstore.Options{})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Open(%s) = %v, want error containing %q", uri, err, want)
 		}
 	}
-	if _, err := fileio.Open(ctx, "s3://b/wh", fileio.Options{AccessKeyID: "x"}); err == nil {
+	if _, err := objstore.Open(ctx, "s3://b/wh", objstore.Options{AccessKeyID: "x"}); err == nil {
 		t.Error("Open with an access key but no secret succeeded")
 	}
 }
 
 func TestParseLocation(t *testing.T) {
-	for uri, want := range map[string]fileio.Location{
+	for uri, want := range map[string]objstore.Location{
 		"s3://bucket/wh/db.db/t":                 {Scheme: "s3", Bucket: "bucket", Key: "wh/db.db/t", Root: "s3://bucket"},
 		"S3A://bucket//wh/":                      {Scheme: "s3a", Bucket: "bucket", Key: "wh", Root: "s3a://bucket"},
 		"gs://b":                                 {Scheme: "gs", Bucket: "b", Key: "", Root: "gs://b"},
@@ -332,7 +333,7 @@ func TestParseLocation(t *testing.T) {
 		"file:///data/wh":                        {Scheme: "file", Key: "/data/wh"},
 		"/data/a:b/wh":                           {Key: "/data/a:b/wh"},
 	} {
-		got, err := fileio.ParseLocation(uri)
+		got, err := objstore.ParseLocation(uri)
 		if err != nil || got != want {
 			t.Errorf("ParseLocation(%q) = %+v, %v; want %+v", uri, got, err, want)
 		}

@@ -1,28 +1,13 @@
-package fileio
+package objstore
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"io"
 	"sync"
 )
-
-// SizedOpener is implemented by FileIOs that can open a file of known size
-// without asking the store for it (Blob skips a HEAD per data file). Callers
-// that know the size from a manifest use OpenSized.
-type SizedOpener interface {
-	OpenSize(ctx context.Context, path string, size int64) (File, error)
-}
-
-// OpenSized opens path through fio, passing the known size when fio can use
-// it; otherwise it is fio.Open.
-func OpenSized(ctx context.Context, fio FileIO, path string, size int64) (File, error) {
-	if so, ok := fio.(SizedOpener); ok && size >= 0 {
-		return so.OpenSize(ctx, path, size)
-	}
-	return fio.Open(ctx, path)
-}
 
 // blobFile is a File over ranged GETs. Two cached blocks make Parquet cheap:
 // the tail (footer length + magic, then the footer, in one GET) and the last
@@ -144,7 +129,7 @@ func (f *blobFile) fetch(p []byte, off int64) error {
 		return bodyErr(err, got, want)
 	})
 	if err != nil {
-		if errors.Is(err, ErrNotExist) || isNotFound(err) {
+		if errors.Is(err, fileio.ErrNotExist) || isNotFound(err) {
 			return wrap("read", f.path, err)
 		}
 		return fmt.Errorf("read %s [%d, %d): %w", f.path, off, off+want, err)

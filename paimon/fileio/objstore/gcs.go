@@ -1,6 +1,6 @@
 //go:build !paimon_nogcs
 
-package fileio
+package objstore
 
 import (
 	"context"

@@ -1,10 +1,11 @@
 //go:build paimon_nogcs
 
-package fileio
+package objstore
 
 import (
 	"context"
 	"fmt"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
 
 func openGCS(_ context.Context, loc Location, _ Options) (*Blob, error) {

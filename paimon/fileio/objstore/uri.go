@@ -1,8 +1,9 @@
-package fileio
+package objstore
 
 import (
 	"context"
 	"fmt"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"strings"
 	"time"
 )
@@ -151,7 +152,7 @@ func ParseLocation(uri string) (Location, error) {
 	}
 	switch scheme {
 	case "file":
-		return Location{Scheme: scheme, Key: LocalPath(uri)}, nil
+		return Location{Scheme: scheme, Key: fileio.LocalPath(uri)}, nil
 	case "s3", "s3a", "s3n", "gs", "azblob", "abfs", "abfss":
 	default:
 		return Location{}, fmt.Errorf("location %q: unsupported scheme %q (supported: file, s3, s3a, gs, azblob, abfs, abfss)", uri, scheme)
@@ -220,14 +221,14 @@ func cleanKey(key string) string {
 // Storage. Object-store FileIOs are bound to the URI's bucket and accept
 // full URIs of that bucket in every method. Close the result when it
 // implements io.Closer.
-func Open(ctx context.Context, uri string, opts Options) (FileIO, error) {
+func Open(ctx context.Context, uri string, opts Options) (fileio.FileIO, error) {
 	loc, err := ParseLocation(uri)
 	if err != nil {
 		return nil, err
 	}
 	switch loc.Scheme {
 	case "", "file":
-		return NewLocal(), nil
+		return fileio.NewLocal(), nil
 	case "s3", "s3a", "s3n":
 		return openS3(ctx, loc, opts)
 	case "gs":
