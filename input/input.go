@@ -128,6 +128,21 @@ const progressLogEvery = 5 * time.Second
 func newInput(cfg Config, open Opener, mgr *service.Resources) *paimonInput {
 	mt := mgr.Metrics()
 	stopCtx, stop := context.WithCancel(context.Background())
+	// Every storage request (each attempt, retries included) is counted by
+	// operation, and failed ones separately, so an operator sees what an
+	// idle poll or a plan costs on an object store.
+	requests := mt.NewCounter("paimon_storage_requests", "operation")
+	failures := mt.NewCounter("paimon_storage_request_errors", "operation")
+	userHook := cfg.Storage.Metrics
+	cfg.Storage.Metrics = func(op string, err error, d time.Duration) {
+		requests.Incr(1, op)
+		if err != nil {
+			failures.Incr(1, op)
+		}
+		if userHook != nil {
+			userHook(op, err, d)
+		}
+	}
 	return &paimonInput{
 		cfg:  cfg,
 		open: open,
