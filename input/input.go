@@ -84,9 +84,9 @@ type paimonInput struct {
 	// Read state, touched only while holding readSem.
 	plan      *Plan
 	splitIdx  int
-	rr        array.RecordReader
-	rec       arrow.RecordBatch
-	recRow    int
+	pf        *prefetcher  // the current split's reader and encoder, nil between splits
+	chunk     *encodedRows // rows of the current split decoded and encoded, not yet taken
+	chunkRow  int
 	splitDone int64 // rows of the current split already delivered (or dropped by upsert_mode)
 	skip      int64 // rows to skip after reopening a split
 	enc       *RowEncoder
@@ -263,7 +263,7 @@ func (p *paimonInput) readBatch(ctx context.Context) (service.MessageBatch, serv
 			}
 			continue
 		}
-		if p.rr == nil {
+		if p.pf == nil {
 			if p.splitIdx >= len(p.plan.Splits) {
 				p.syncReadCounts(src)
 				if !p.lastProgress.IsZero() {
@@ -434,25 +434,31 @@ func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 		p.m.files.Incr(int64(sp.FileCount))
 		p.m.bytes.Incr(sp.Bytes)
 	}
-	p.rr, p.rec, p.recRow, p.skip = rr, nil, 0, p.splitDone
+	p.pf = startPrefetch(p.stopCtx, rr, p.enc, p.dropKind)
+	p.chunk, p.chunkRow, p.skip = nil, 0, p.splitDone
 	p.tmpls = [5]*service.Message{}
 	return nil
 }
 
 func (p *paimonInput) releaseReader() {
-	if p.rr != nil {
-		p.rr.Release()
+	if p.pf != nil {
+		p.pf.stop()
 	}
-	p.rr, p.rec, p.recRow = nil, nil, 0
+	p.pf, p.chunk, p.chunkRow = nil, nil, 0
 }
 
 // fillBatch reads up to batch_size rows of the current split. At the end of
 // the split it moves on to the next one. On a reader error the split is
 // reopened by the next call, skipping the rows already delivered.
+//
+// The rows arrive decoded and JSON-encoded from the split's prefetch
+// goroutine, so that decoding and encoding the next record batch overlaps
+// with building and delivering this one (issue 4: a single goroutine doing
+// everything left one of two cores idle). Batch boundaries, skipping and
+// error positions are decided here exactly as if the rows were read inline.
 func (p *paimonInput) fillBatch() (service.MessageBatch, error) {
 	sp := p.plan.Splits[p.splitIdx]
-	var batch service.MessageBatch
-	var slab []byte
+	batch := make(service.MessageBatch, 0, p.cfg.BatchSize)
 	var partition service.ImmutableAny
 	if sp.Partition != nil {
 		partition = service.ImmutableAny{V: sp.Partition}
@@ -461,12 +467,15 @@ func (p *paimonInput) fillBatch() (service.MessageBatch, error) {
 	}
 	taken := int64(0)
 	for len(batch) < p.cfg.BatchSize {
-		if p.rec == nil || p.recRow >= int(p.rec.NumRows()) {
-			if !p.rr.Next() {
-				err := p.rr.Err()
+		if p.chunk == nil || p.chunkRow >= p.chunk.n {
+			c, encodeErr, err := p.pf.next()
+			if c == nil {
 				p.releaseReader()
 				if err != nil {
 					// Rows of this partial batch are not delivered.
+					if encodeErr {
+						return nil, fmt.Errorf("split bucket %d of snapshot %d of %s: %w", sp.Bucket, p.plan.SnapshotID, p.cfg.FullName(), err)
+					}
 					return nil, fmt.Errorf("read split bucket %d of snapshot %d of %s (file %s): %w", sp.Bucket, p.plan.SnapshotID, p.cfg.FullName(), sp.File, err)
 				}
 				p.splitDone += taken
@@ -478,43 +487,164 @@ func (p *paimonInput) fillBatch() (service.MessageBatch, error) {
 				p.splitDone = 0
 				return batch, nil
 			}
-			p.rec, p.recRow = p.rr.RecordBatch(), 0
-			if err := p.enc.Reset(p.rec); err != nil {
-				p.releaseReader()
-				return nil, fmt.Errorf("split bucket %d of snapshot %d of %s: %w", sp.Bucket, p.plan.SnapshotID, p.cfg.FullName(), err)
-			}
+			p.chunk, p.chunkRow = c, 0
 			continue
 		}
 		if p.skip > 0 {
-			n := min(p.skip, p.rec.NumRows()-int64(p.recRow))
-			p.recRow += int(n)
+			n := min(p.skip, int64(p.chunk.n-p.chunkRow))
+			p.chunkRow += int(n)
 			p.skip -= n
 			continue
 		}
-		i := p.recRow
-		p.recRow++
+		i := p.chunkRow
+		p.chunkRow++
 		taken++
-		kind := p.enc.RowKind(i)
+		kind := p.chunk.kind(i)
 		if p.dropKind(kind) {
 			continue
 		}
-		if slab == nil {
-			slab = make([]byte, 0, 256*p.cfg.BatchSize)
-		}
-		start := len(slab)
-		slab = p.enc.AppendRow(slab, i)
 		// Every row of a split has the same metadata but its kind, so each
 		// message is a shallow copy of a per-kind template: Benthos shares the
 		// template's metadata map copy-on-write instead of building one map
 		// per row (that was a third of the input's CPU time).
 		msg := p.template(kind, sp, partition).Copy()
-		// Cap each message's slice so a processor appending to it reallocates
-		// instead of overwriting the next row in the slab.
-		msg.SetBytes(slab[start:len(slab):len(slab)])
+		msg.SetBytes(p.chunk.row(i))
 		batch = append(batch, msg)
 	}
 	p.splitDone += taken
 	return batch, nil
+}
+
+// encodedRows is one record batch of a split as JSON bodies, back to back in
+// one buffer: one allocation per record batch instead of one per row.
+type encodedRows struct {
+	n     int
+	body  []byte
+	ends  []int    // ends[i] is the end of row i in body; rows start where the previous ends
+	kinds []string // row kinds, nil when the records have no row kind column
+}
+
+func (c *encodedRows) kind(i int) string {
+	if c.kinds == nil {
+		return ""
+	}
+	return c.kinds[i]
+}
+
+// row returns row i's body, capped so that a processor appending to it
+// reallocates instead of overwriting the next row.
+func (c *encodedRows) row(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = c.ends[i-1]
+	}
+	return c.body[start:c.ends[i]:c.ends[i]]
+}
+
+// prefetchDepth is how many encoded record batches a split's goroutine may
+// hold ready beyond the one being delivered: one is enough to keep both
+// stages busy, the second absorbs jitter. Memory stays bounded by a few
+// record batches per input.
+const prefetchDepth = 2
+
+// prefetcher owns one split's record reader and the encoder on its own
+// goroutine until stop. The reader and encoder are never touched by another
+// goroutine while it runs, and Arrow records never leave it: only encoded
+// bytes do, so no record outlives its reader.
+type prefetcher struct {
+	out  chan *encodedRows
+	quit chan struct{}
+	done chan struct{}
+	rr   array.RecordReader
+	// err is why the goroutine stopped early, nil at the end of the split.
+	// encodeErr tells a record the encoder refused from a failed read,
+	// because the two are reported differently. Both are written before out
+	// is closed, which publishes them to next.
+	err       error
+	encodeErr bool
+}
+
+// startPrefetch starts reading rr. Rows drop reports as dropped are not
+// encoded (upsert_mode), but still occupy their position so that skipping
+// and counting stay positional. ctx is the input's stop context: Close
+// cancels it, which also interrupts a reader blocked on I/O.
+func startPrefetch(ctx context.Context, rr array.RecordReader, enc *RowEncoder, drop func(string) bool) *prefetcher {
+	pf := &prefetcher{
+		out:  make(chan *encodedRows, prefetchDepth),
+		quit: make(chan struct{}),
+		done: make(chan struct{}),
+		rr:   rr,
+	}
+	go pf.run(ctx, enc, drop)
+	return pf
+}
+
+func (pf *prefetcher) run(ctx context.Context, enc *RowEncoder, drop func(string) bool) {
+	defer close(pf.done)
+	defer close(pf.out)
+	bytesPerRow := 128
+	for pf.rr.Next() {
+		rec := pf.rr.RecordBatch()
+		c := &encodedRows{n: int(rec.NumRows())}
+		if err := enc.Reset(rec); err != nil {
+			pf.err, pf.encodeErr = err, true
+			return
+		}
+		if enc.HasRowKind() {
+			c.kinds = make([]string, c.n)
+		}
+		c.ends = make([]int, c.n)
+		// Size the buffer from the previous batch's rows so it rarely
+		// grows (each growth copies everything encoded so far).
+		c.body = make([]byte, 0, c.n*(bytesPerRow+bytesPerRow/8))
+		for i := 0; i < c.n; i++ {
+			if c.kinds != nil {
+				c.kinds[i] = enc.RowKind(i)
+				if drop(c.kinds[i]) {
+					c.ends[i] = len(c.body)
+					continue
+				}
+			}
+			c.body = enc.AppendRow(c.body, i)
+			c.ends[i] = len(c.body)
+		}
+		if c.n > 0 && len(c.body) > 0 {
+			bytesPerRow = len(c.body)/c.n + 1
+		}
+		select {
+		case pf.out <- c:
+		case <-pf.quit:
+			pf.err = errPrefetchStopped
+			return
+		case <-ctx.Done():
+			// Never let an interrupted split look finished: the input
+			// would move past rows it has not delivered.
+			pf.err = ctx.Err()
+			return
+		}
+	}
+	pf.err = pf.rr.Err()
+}
+
+// errPrefetchStopped is only seen if next is called after stop, which the
+// input never does; it keeps such a misuse from reading as a finished split.
+var errPrefetchStopped = errors.New("split reader stopped")
+
+// next returns the next encoded record batch, or nil and the reason the
+// split ended: a nil error at its end, the read or encode error otherwise.
+func (pf *prefetcher) next() (rows *encodedRows, encodeErr bool, err error) {
+	if c, ok := <-pf.out; ok {
+		return c, false, nil
+	}
+	return nil, pf.encodeErr, pf.err
+}
+
+// stop ends the goroutine, waits for it, then releases the reader: the
+// reader must not be released while the goroutine may still call it.
+func (pf *prefetcher) stop() {
+	close(pf.quit)
+	<-pf.done
+	pf.rr.Release()
 }
 
 // template returns the message whose metadata every row of kind in the
