@@ -5,7 +5,6 @@ package objstore
 import (
 	"context"
 	"fmt"
-	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
 
 func openAzure(_ context.Context, loc Location, _ Options) (*Blob, error) {

@@ -1,0 +1,92 @@
+package objectstore_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
+	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
+	"github.com/connect-paimon/connect-paimon/tests/interop"
+)
+
+// runInteropCases uploads the committed interop warehouse under root (a
+// gs:// or azblob:// URI) and runs every case of resources/fixtures/
+// cases*.json through paimon.OpenCatalog on that URI, comparing with the
+// rows the writers' own readers returned. It returns the number of cases.
+func runInteropCases(t *testing.T, root string, opts objstore.Options) int {
+	t.Helper()
+	dir := filepath.Join(testenv.RepoRoot(t), "resources", "fixtures")
+	cases, err := interop.LoadCases(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Fatalf("no interop cases under %s", dir)
+	}
+	ctx := context.Background()
+	fio, err := objstore.Open(ctx, root, opts)
+	if err != nil {
+		t.Fatalf("open %s: %v", root, err)
+	}
+	n := upload(t, fio, filepath.Join(dir, "warehouse"), root)
+	fio.(io.Closer).Close()
+	t.Logf("uploaded %d files to %s, %d cases", n, root, len(cases))
+
+	cat, err := paimon.OpenCatalog(ctx, root, paimon.WithStorageOptions(opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := cat.FileIO().(io.Closer); ok {
+		defer c.Close()
+	}
+	for _, c := range cases {
+		name := c.Writer + "/" + c.Table
+		if c.Branch != "" {
+			name += "@" + c.Branch
+		}
+		t.Run(name+"/"+c.Case, func(t *testing.T) {
+			want := readExpected(t, filepath.Join(dir, filepath.FromSlash(c.Expected)))
+			if len(want) != c.Rows {
+				t.Fatalf("%s holds %d rows, cases file says %d", c.Expected, len(want), c.Rows)
+			}
+			got, err := interop.ReadCase(ctx, cat, c)
+			if err != nil {
+				t.Fatalf("read %s under %s: %v", c.Table, root, err)
+			}
+			if d := interop.DiffLines(want, got); d != "" {
+				t.Fatalf("%s case %s under %s differs from %s's read: %s", c.Table, c.Case, root, c.Writer, d)
+			}
+		})
+	}
+	return len(cases)
+}
+
+// freeAddr returns a loopback address nobody listens on right now, for
+// servers that take a port on their command line.
+func freeAddr(t testing.TB) (host string, port int) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	a := l.Addr().(*net.TCPAddr)
+	return a.IP.String(), a.Port
+}
+
+// missingTool skips the test with a loud warning, or fails it under
+// CI=true, where every emulator must be installed (.ci/run does it).
+func missingTool(t testing.TB, msg string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	fmt.Fprintln(os.Stderr, "WARNING:", msg)
+	t.Skip(msg)
+}
