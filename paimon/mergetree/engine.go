@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-	"unicode"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -96,74 +95,42 @@ func (f *firstRow) emit(out []*colWriter, cols []int) (RowKind, bool, error) {
 	return f.first.kind(), true, nil
 }
 
-// partialUpdate is PartialUpdateMergeFunction without sequence groups or
-// per-field aggregators (refused by CheckSupported): each non-null field
-// of a newer record overwrites the accumulated one. Retracts are an error
-// unless ignore-delete; the result is +I, or nothing if no insert was met.
-type partialUpdate struct {
-	ignoreDelete bool
-	acc          []rowRef // per need column; b == nil is NULL
-	has          bool
-}
-
-func (p *partialUpdate) reset() {
-	for i := range p.acc {
-		p.acc[i] = rowRef{}
-	}
-	p.has = false
-}
-
-func (p *partialUpdate) add(r rowRef) error {
-	if r.kind().IsRetract() {
-		if p.ignoreDelete {
-			return nil
-		}
-		// Java: "By default, Partial update can not accept delete
-		// records, you can choose one of the following solutions: 1.
-		// Configure 'ignore-delete' ..."
-		return fmt.Errorf("partial-update merge engine got a %s record; set ignore-delete=true to skip them (partial-update.remove-record-on-delete is not supported)", r.kind())
-	}
-	p.has = true
-	for j, c := range r.b.cols {
-		if !c.IsNull(r.i) {
-			p.acc[j] = r
-		}
-	}
-	return nil
-}
-
-func (p *partialUpdate) emit(out []*colWriter, cols []int) (RowKind, bool, error) {
-	if !p.has {
-		return 0, false, nil
-	}
-	for j, w := range out {
-		ref := p.acc[cols[j]]
-		if ref.b == nil {
-			w.appendNull()
-		} else {
-			w.appendRef(ref.b.cols[cols[j]], ref.i)
-		}
-	}
-	return Insert, true, nil
-}
-
-// aggregate is AggregateMergeFunction without sequence groups: one field
-// aggregator per column, add for +I/+U and retract for -U/-D; the result
-// is always +I (AggregateMergeFunction.getResult).
+// aggregate is AggregateMergeFunction: one field aggregator per column,
+// add for +I/+U and retract for -U/-D. With
+// aggregation.remove-record-on-delete a -D instead resets the row (only
+// its NOT NULL columns keep the -D's values) and, if it is the key's last
+// record, removes the key; aggregators keep their other state
+// (first_value's "seen a value"), as Java's reset-free GenericRow swap does.
 type aggregate struct {
-	aggs []fieldAgg // per need column
-	has  bool
+	aggs           []fieldAgg // per need column
+	nullable       []bool     // per need column
+	removeOnDelete bool
+	has            bool
+	deleteRow      bool
 }
 
 func (a *aggregate) reset() {
 	for _, g := range a.aggs {
 		g.reset()
 	}
-	a.has = false
+	a.has, a.deleteRow = false, false
 }
 
 func (a *aggregate) add(r rowRef) error {
 	a.has = true
+	a.deleteRow = a.removeOnDelete && r.kind() == Delete
+	if a.deleteRow {
+		for j, g := range a.aggs {
+			g.clear()
+			if !a.nullable[j] {
+				if r.b.cols[j].IsNull(r.i) {
+					return fmt.Errorf("NOT NULL column %d is NULL in a %s record", j, r.kind())
+				}
+				g.setAcc(r.b.cols[j], r.i)
+			}
+		}
+		return nil
+	}
 	retract := r.kind().IsRetract()
 	for j, g := range a.aggs {
 		if retract {
@@ -178,7 +145,7 @@ func (a *aggregate) add(r rowRef) error {
 }
 
 func (a *aggregate) emit(out []*colWriter, cols []int) (RowKind, bool, error) {
-	if !a.has {
+	if !a.has || a.deleteRow {
 		return 0, false, nil
 	}
 	for j, w := range out {
@@ -190,10 +157,20 @@ func (a *aggregate) emit(out []*colWriter, cols []int) (RowKind, bool, error) {
 }
 
 // fieldAgg is Java's FieldAggregator for one column.
+//
+// The accumulator lives inside the aggregator; the methods beyond Java's
+// agg/retract let the merge functions do what Java does to the row slot
+// directly: clear sets it NULL and setAcc sets it to an input value, both
+// leaving other state (first_value's flag) alone.
 type fieldAgg interface {
 	reset()
 	add(a arrow.Array, i int) error
+	// addReversed is FieldAggregator.aggReversed = agg(input, acc): a
+	// partial-update record older than its sequence group's.
+	addReversed(a arrow.Array, i int) error
 	retract(a arrow.Array, i int) error
+	clear()
+	setAcc(a arrow.Array, i int)
 	emit(w *colWriter) error
 }
 
@@ -290,6 +267,39 @@ func (g *refAgg) add(a arrow.Array, i int) error {
 		if (g.fn == "min" && c < 0) || (g.fn == "max" && c > 0) {
 			g.set(a, i)
 		}
+	}
+	return nil
+}
+
+func (g *refAgg) clear()                      { g.arr = nil }
+func (g *refAgg) setAcc(a arrow.Array, i int) { g.set(a, i) }
+
+// addReversed is agg(input, acc) of each function, spelled out: the
+// first_* functions then return the *input* once initialised, which is
+// what Java does with an older record.
+func (g *refAgg) addReversed(a arrow.Array, i int) error {
+	switch g.fn {
+	case "primary-key", "last_value":
+		// agg(input, acc) = acc.
+	case "last_non_null_value":
+		if g.arr == nil {
+			g.set(a, i)
+		}
+	case "first_value":
+		if !g.init {
+			g.init = true // returns acc
+		} else {
+			g.set(a, i)
+		}
+	case "first_non_null_value":
+		if !g.init && g.arr != nil {
+			g.init = true // returns acc
+		} else {
+			g.set(a, i)
+		}
+	case "min", "max":
+		// Symmetric: ties are equal values.
+		return g.add(a, i)
 	}
 	return nil
 }
@@ -431,6 +441,17 @@ func (g *sumAgg) add(a arrow.Array, i int) error {
 	return nil
 }
 
+// addReversed: addition commutes (a decimal overflow is NULL either way).
+func (g *sumAgg) addReversed(a arrow.Array, i int) error { return g.add(a, i) }
+func (g *sumAgg) clear()                                 { g.acc = nil }
+
+func (g *sumAgg) setAcc(a arrow.Array, i int) {
+	g.acc = nil
+	if !a.IsNull(i) {
+		g.acc, _ = g.value(a, i) // the column's own type: value cannot fail
+	}
+}
+
 func (g *sumAgg) retract(a arrow.Array, i int) error {
 	if a.IsNull(i) {
 		return nil
@@ -489,7 +510,27 @@ func (g *countAgg) step(a arrow.Array, i int, d int64) {
 	g.acc = &v
 }
 
-func (g *countAgg) add(a arrow.Array, i int) error     { g.step(a, i, 1); return nil }
+func (g *countAgg) add(a arrow.Array, i int) error { g.step(a, i, 1); return nil }
+func (g *countAgg) clear()                         { g.acc = nil }
+
+// addReversed: count is only built for the aggregation engine, which
+// never reverses.
+func (g *countAgg) addReversed(a arrow.Array, i int) error { return g.add(a, i) }
+
+func (g *countAgg) setAcc(a arrow.Array, i int) {
+	g.acc = nil
+	if a.IsNull(i) {
+		return
+	}
+	var v int64
+	switch x := a.(type) {
+	case *array.Int32:
+		v = int64(x.Value(i))
+	case *array.Int64:
+		v = x.Value(i)
+	}
+	g.acc = &v
+}
 func (g *countAgg) retract(a arrow.Array, i int) error { g.step(a, i, -1); return nil }
 
 func (g *countAgg) emit(w *colWriter) error {
@@ -504,17 +545,25 @@ func (g *countAgg) emit(w *colWriter) error {
 	return w.appendVal(v)
 }
 
-// listAgg is FieldListaggAgg without distinct: blank inputs are skipped,
-// a blank accumulator is replaced, otherwise acc + delimiter + input.
+// listAgg is Java 1.3.1's FieldListaggAgg: a NULL side yields the other
+// one, otherwise acc + delimiter + input. Blank strings are concatenated
+// like any other (the blank-skipping and distinct of later Paimon
+// versions do not exist in 1.3.1; the JavaPkGen table pk_pu_seqgrp
+// shows " ,l1,lz").
 type listAgg struct {
 	name, delim string
 	acc         *string
 }
 
 func (g *listAgg) reset() { g.acc = nil }
+func (g *listAgg) clear() { g.acc = nil }
 
-func isBlank(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool { return !unicode.IsSpace(r) }) < 0
+func (g *listAgg) setAcc(a arrow.Array, i int) {
+	g.acc = nil
+	if !a.IsNull(i) {
+		v := strings.Clone(a.(*array.String).Value(i))
+		g.acc = &v
+	}
 }
 
 func (g *listAgg) add(a arrow.Array, i int) error {
@@ -522,15 +571,28 @@ func (g *listAgg) add(a arrow.Array, i int) error {
 		return nil
 	}
 	s := a.(*array.String).Value(i)
-	if isBlank(s) {
-		return nil
-	}
-	if g.acc == nil || isBlank(*g.acc) {
+	if g.acc == nil {
 		v := strings.Clone(s)
 		g.acc = &v
 		return nil
 	}
 	v := *g.acc + g.delim + s
+	g.acc = &v
+	return nil
+}
+
+// addReversed is agg(input, acc): input + delimiter + acc.
+func (g *listAgg) addReversed(a arrow.Array, i int) error {
+	if a.IsNull(i) {
+		return nil
+	}
+	s := a.(*array.String).Value(i)
+	if g.acc == nil {
+		v := strings.Clone(s)
+		g.acc = &v
+		return nil
+	}
+	v := s + g.delim + *g.acc
 	g.acc = &v
 	return nil
 }
@@ -569,6 +631,18 @@ func (g *boolAgg) add(a arrow.Array, i int) error {
 	}
 	g.acc = &v
 	return nil
+}
+
+// addReversed: AND/OR commute.
+func (g *boolAgg) addReversed(a arrow.Array, i int) error { return g.add(a, i) }
+func (g *boolAgg) clear()                                 { g.acc = nil }
+
+func (g *boolAgg) setAcc(a arrow.Array, i int) {
+	g.acc = nil
+	if !a.IsNull(i) {
+		v := a.(*array.Boolean).Value(i)
+		g.acc = &v
+	}
 }
 
 func (g *boolAgg) retract(arrow.Array, int) error {

@@ -106,6 +106,18 @@ var (
 	boolT = types.DataType{Root: types.Boolean, Nullable: true}
 )
 
+// newPU returns a constructor of the partial-update function of c over
+// one nullable INT column v.
+func newPU(c *config) func() mergeFunc {
+	return func() mergeFunc {
+		p, err := newPartialUpdate(c, []types.DataField{{ID: 1, Name: "v", Type: intT}})
+		if err != nil {
+			panic(err)
+		}
+		return p
+	}
+}
+
 func TestEngines(t *testing.T) {
 	I, UB, UA, D := Insert, UpdateBefore, UpdateAfter, Delete
 	cases := []struct {
@@ -132,11 +144,11 @@ func TestEngines(t *testing.T) {
 		{"first-row delete refused", func() mergeFunc { return &firstRow{} }, intT, []rec{{I, int32(1)}, {D, int32(1)}}, "", 0, "ignore-delete"},
 		{"first-row ignore-delete", func() mergeFunc { return &firstRow{ignoreDelete: true} }, intT, []rec{{D, int32(9)}, {I, int32(1)}, {D, int32(1)}}, "1", I, ""},
 		// PartialUpdateMergeFunction: non-null fields overwrite, result +I.
-		{"partial-update non-null wins", func() mergeFunc { return &partialUpdate{acc: make([]rowRef, 1)} }, intT, []rec{{I, int32(1)}, {UA, nil}}, "1", I, ""},
-		{"partial-update all null", func() mergeFunc { return &partialUpdate{acc: make([]rowRef, 1)} }, intT, []rec{{I, nil}}, "NULL", I, ""},
-		{"partial-update delete refused", func() mergeFunc { return &partialUpdate{acc: make([]rowRef, 1)} }, intT, []rec{{I, int32(1)}, {D, nil}}, "", 0, "ignore-delete"},
-		{"partial-update ignore-delete", func() mergeFunc { return &partialUpdate{ignoreDelete: true, acc: make([]rowRef, 1)} }, intT, []rec{{I, int32(1)}, {D, int32(5)}, {I, int32(2)}}, "2", I, ""},
-		{"partial-update only deletes", func() mergeFunc { return &partialUpdate{ignoreDelete: true, acc: make([]rowRef, 1)} }, intT, []rec{{D, int32(5)}}, "<none>", 0, ""},
+		{"partial-update non-null wins", newPU(&config{}), intT, []rec{{I, int32(1)}, {UA, nil}}, "1", I, ""},
+		{"partial-update all null", newPU(&config{}), intT, []rec{{I, nil}}, "NULL", I, ""},
+		{"partial-update delete refused", newPU(&config{}), intT, []rec{{I, int32(1)}, {D, nil}}, "", 0, "ignore-delete"},
+		{"partial-update ignore-delete", newPU(&config{ignoreDelete: true}), intT, []rec{{I, int32(1)}, {D, int32(5)}, {I, int32(2)}}, "2", I, ""},
+		{"partial-update only deletes", newPU(&config{ignoreDelete: true}), intT, []rec{{D, int32(5)}}, "<none>", 0, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -161,7 +173,7 @@ func TestEngines(t *testing.T) {
 // (paimon-core mergetree/compact/aggregate/*.java): NULL inputs are
 // absorbed by sum/min/max/bool_*, count starts at 1 and its retract of a
 // NULL accumulator is 1, last_value's retract is NULL, last_non_null's
-// retract of a non-null value is NULL, listagg skips blanks.
+// retract of a non-null value is NULL, listagg concatenates blanks too.
 func TestAggregators(t *testing.T) {
 	I, D := Insert, Delete
 	tinyT := types.DataType{Root: types.TinyInt, Nullable: true}
@@ -204,8 +216,9 @@ func TestAggregators(t *testing.T) {
 		{"first_value", intT, false, []rec{{I, nil}, {I, int32(2)}}, "NULL", ""},
 		{"first_non_null_value", intT, false, []rec{{I, nil}, {I, int32(2)}, {I, int32(3)}}, "2", ""},
 		{"first_value", intT, false, []rec{{I, int32(2)}, {D, int32(2)}}, "", "does not support retraction"},
-		{"listagg", strT, false, []rec{{I, "a"}, {I, " "}, {I, nil}, {I, "b"}}, "a;b", ""},
-		{"listagg", strT, false, []rec{{I, "  "}, {I, "b"}}, "b", ""},
+		// Java 1.3.1's FieldListaggAgg concatenates blanks (pk_pu_seqgrp's " ,l1,lz").
+		{"listagg", strT, false, []rec{{I, "a"}, {I, " "}, {I, nil}, {I, "b"}}, "a; ;b", ""},
+		{"listagg", strT, false, []rec{{I, "  "}, {I, "b"}}, "  ;b", ""},
 		{"bool_and", boolT, false, []rec{{I, true}, {I, nil}, {I, false}}, "false", ""},
 		{"bool_or", boolT, false, []rec{{I, false}, {I, nil}}, "false", ""},
 		{"bool_or", boolT, false, []rec{{I, false}, {I, true}}, "true", ""},
@@ -216,7 +229,7 @@ func TestAggregators(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, kind, err := runEngine(t, &aggregate{aggs: []fieldAgg{g}}, c.typ, c.recs)
+			got, kind, err := runEngine(t, &aggregate{aggs: []fieldAgg{g}, nullable: []bool{true}}, c.typ, c.recs)
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("%v: want error %q, got %v (%s)", c.recs, c.wantErr, err, got)

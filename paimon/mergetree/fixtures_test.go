@@ -177,6 +177,15 @@ func TestMergedReadMatchesPypaimon(t *testing.T) {
 				}
 				got := readAll(t, fx, pl, fx.schema.Fields, false, bs)
 				want := readLines(t, filepath.Join("testdata", "expected", "pk."+table, "merged.jsonl"))
+				if table == "agg" {
+					// pypaimon 2.1.0's listagg skips blank inputs; Java
+					// Paimon 1.3.1 (the reference) concatenates them
+					// (FieldListaggAgg; JavaPkGen's pk_pu_seqgrp reads
+					// " ,l1,lz"). Key 3 got "a0", " ", "a2".
+					for i, l := range want {
+						want[i] = strings.Replace(l, `"la":"a0|a2"`, `"la":"a0| |a2"`, 1)
+					}
+				}
 				diffLines(t, got, want)
 			})
 		}
@@ -371,14 +380,13 @@ func TestRefusals(t *testing.T) {
 		{map[string]string{"deletion-vectors.merge-on-read": "true"}, "deletion-vectors.merge-on-read"},
 		{map[string]string{"pk-clustering-override": "true"}, "pk-clustering-override"},
 		{map[string]string{"sequence.snapshot-ordering": "true"}, "sequence.snapshot-ordering"},
-		{map[string]string{"merge-engine": "partial-update", "fields.v.sequence-group": "name"}, "fields.v.sequence-group"},
-		{map[string]string{"merge-engine": "partial-update", "partial-update.remove-record-on-delete": "true"}, "partial-update.remove-record-on-delete"},
-		{map[string]string{"merge-engine": "partial-update", "fields.v.aggregate-function": "sum"}, "fields.v.aggregate-function"},
+		{map[string]string{"merge-engine": "partial-update", "fields.v.sequence-group": "name", "fields.name.sequence-group": "id"}, "sequence field \"name\" is also a member"},
+		{map[string]string{"merge-engine": "partial-update", "fields.v.sequence-group": "name", "fields.name.aggregate-function": "count"}, `"count"`},
+		{map[string]string{"merge-engine": "partial-update", "fields.v.sequence-group": "name", "fields.name.aggregate-function": "collect"}, `"collect"`},
 		{map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "rbm64"}, "rbm64"},
 		{map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "product"}, "product"},
 		{map[string]string{"merge-engine": "aggregation", "fields.name.aggregate-function": "sum"}, `"name"`},
 		{map[string]string{"merge-engine": "aggregation", "fields.default-aggregate-function": "collect"}, "collect"},
-		{map[string]string{"merge-engine": "aggregation", "aggregation.remove-record-on-delete": "true"}, "aggregation.remove-record-on-delete"},
 		{map[string]string{"merge-engine": "aggregation", "fields.name.aggregate-function": "listagg", "fields.name.distinct": "true"}, "fields.name.distinct"},
 		{map[string]string{"merge-engine": "first-row", "sequence.field": "v"}, "sequence.field"},
 	}
@@ -398,6 +406,20 @@ func TestRefusals(t *testing.T) {
 		sp := fx.plan(t, -1, scan.Full).Splits[0]
 		if _, err := mergetree.NewMergeReader(context.Background(), fx.fio, sp, mergetree.Options{Schema: &s, Fields: s.Fields}); !errors.Is(err, types.ErrUnsupported) {
 			t.Errorf("%v: NewMergeReader must refuse too, got %v", c.opts, err)
+		}
+	}
+	// Configurations Java itself rejects are errors, not ErrUnsupported.
+	for _, opts := range []map[string]string{
+		{"merge-engine": "partial-update", "fields.v.aggregate-function": "sum"}, // no sequence group
+		{"merge-engine": "partial-update", "fields.v.sequence-group": "name", "partial-update.remove-record-on-delete": "true"},
+		{"merge-engine": "partial-update", "fields.v.sequence-group": "name", "partial-update.remove-record-on-sequence-group": "name"},
+		{"merge-engine": "partial-update", "fields.v.sequence-group": "name", "ignore-delete": "true", "partial-update.remove-record-on-sequence-group": "v"},
+		{"merge-engine": "partial-update", "fields.v.sequence-group": "nope"},
+	} {
+		s := *fx.schema
+		s.Options = opts
+		if err := mergetree.CheckSupported(&s); err == nil || errors.Is(err, types.ErrUnsupported) {
+			t.Errorf("%v: want a configuration error, got %v", opts, err)
 		}
 	}
 	s := *fx.schema

@@ -97,6 +97,14 @@ func newLayout(o *Options, c *config) (*layout, error) {
 			l.seqIdx = append(l.seqIdx, needIdx(f))
 			l.seqCmp = append(l.seqCmp, cf)
 		}
+		// Sequence-group fields are read even when not output: every
+		// member's update depends on them (Java's adjustProjection).
+		for _, g := range c.groups {
+			for _, name := range g.seq {
+				f, _ := s.Field(name)
+				needIdx(f)
+			}
+		}
 	}
 	fs, err := arrowconv.Fields(o.Fields)
 	if err != nil {
@@ -182,9 +190,14 @@ func NewMergeReader(ctx context.Context, fio fileio.FileIO, sp *scan.Split, opts
 	case EngineFirstRow:
 		r.mf = &firstRow{ignoreDelete: cfg.ignoreDelete}
 	case EnginePartialUpdate:
-		r.mf = &partialUpdate{ignoreDelete: cfg.ignoreDelete, acc: make([]rowRef, len(r.l.need))}
+		pu, err := newPartialUpdate(cfg, r.l.need)
+		if err != nil {
+			r.Release()
+			return nil, err
+		}
+		r.mf = pu
 	case EngineAggregation:
-		a := &aggregate{}
+		a := &aggregate{removeOnDelete: cfg.aggRemoveOnDelete}
 		pks := map[string]bool{}
 		for _, k := range opts.Schema.PrimaryKeys {
 			pks[k] = true
@@ -204,6 +217,7 @@ func NewMergeReader(ctx context.Context, fio fileio.FileIO, sp *scan.Split, opts
 				return nil, err
 			}
 			a.aggs = append(a.aggs, g)
+			a.nullable = append(a.nullable, f.Type.Nullable)
 		}
 		r.mf = a
 	}

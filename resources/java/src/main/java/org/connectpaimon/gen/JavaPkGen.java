@@ -94,6 +94,12 @@ public final class JavaPkGen {
         TABLES.put("pk_dynamic", PkTables::dynamic);
         TABLES.put("pk_part", PkTables::part);
         TABLES.put("pk_evolve", PkTables::evolve);
+        TABLES.put("pk_pu_seqgrp", PkSeqGroupTables::groups);
+        TABLES.put("pk_pu_rm_seqgrp", PkSeqGroupTables::removeOnSeqGroup);
+        TABLES.put("pk_pu_rm_delete", PkSeqGroupTables::removeOnDelete);
+        TABLES.put("pk_agg_rm_delete", PkSeqGroupTables::aggRemoveOnDelete);
+        TABLES.put("pk_pu_seqfield", g -> PkSeqGroupTables.seqField(g, "pk_pu_seqfield", "partial-update", Map.of()));
+        TABLES.put("pk_agg_seqfield", g -> PkSeqGroupTables.seqField(g, "pk_agg_seqfield", "aggregation", Map.of()));
     }
 
     public static void main(String[] args) throws Exception {
