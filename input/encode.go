@@ -242,12 +242,13 @@ func bindWriter(arr arrow.Array) (valueWriter, error) {
 	case *array.FixedSizeBinary:
 		return bytesWriter(a, a.Value), nil
 	case *array.Date32:
+		var day dayCache
 		return func(dst []byte, i int) []byte {
 			if a.IsNull(i) {
 				return append(dst, nullJSON...)
 			}
 			dst = append(dst, '"')
-			dst = appendDate(dst, int64(a.Value(i)))
+			dst = day.append(dst, int64(a.Value(i)))
 			return append(dst, '"')
 		}, nil
 	case *array.Date64:
@@ -278,11 +279,12 @@ func bindWriter(arr arrow.Array) (valueWriter, error) {
 	case *array.Timestamp:
 		tt := a.DataType().(*arrow.TimestampType)
 		unit, zoned := tt.Unit, tt.TimeZone != ""
+		var day dayCache
 		return func(dst []byte, i int) []byte {
 			if a.IsNull(i) {
 				return append(dst, nullJSON...)
 			}
-			return appendTimestamp(dst, int64(a.Value(i)), unit, zoned)
+			return appendTimestamp(dst, int64(a.Value(i)), unit, zoned, &day)
 		}, nil
 	case *array.Map:
 		return mapWriter(a)
@@ -436,6 +438,11 @@ func appendFloat(dst []byte, f float64, bits int) []byte {
 		return append(dst, `"-Infinity"`...)
 	}
 	abs := math.Abs(f)
+	if bits == 64 && abs >= 1e-6 && abs < 1e15 {
+		if out, ok := appendShortDecimal(dst, f); ok {
+			return out
+		}
+	}
 	format := byte('f')
 	if abs != 0 {
 		if bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
@@ -453,6 +460,87 @@ func appendFloat(dst []byte, f float64, bits int) []byte {
 		}
 	}
 	return dst
+}
+
+// appendShortDecimal writes f the way strconv's shortest 'f' formatting
+// does, for the common values with at most four fraction digits (prices,
+// halves, integers stored as DOUBLE), without the general shortest-digits
+// search, which was the most expensive part of encoding such columns.
+//
+// Why it is exact: for the smallest k with n = round(f·10^k) and
+// |n| < 10^15, the check float64(n)/10^k == f holds exactly when the decimal
+// n·10^-k rounds to f, because n and 10^k are exact and IEEE division rounds
+// correctly (the classic exact fast path of decimal parsing). Below 2^52 at
+// most one decimal with k fraction digits lies within f's rounding interval,
+// and a shorter representation would have fewer fraction digits and have
+// passed at a smaller k, so n·10^-k is the shortest one. The product f·10^k
+// is within 0.25 of n there, so rounding finds it. Callers keep 0, ±Inf and
+// NaN and the exponent ranges away from it; anything else falls back.
+func appendShortDecimal(dst []byte, f float64) ([]byte, bool) {
+	scale, iscale := 1.0, uint64(1) // 10^k, exact in float64 for every k tried
+	for k := 0; k <= shortDecimalDigits; k++ {
+		m := math.Round(f * scale)
+		if m >= 1e15 || m <= -1e15 {
+			return dst, false
+		}
+		if m/scale == f {
+			u := uint64(math.Abs(m))
+			if f < 0 {
+				dst = append(dst, '-')
+			}
+			dst = strconv.AppendUint(dst, u/iscale, 10)
+			if k > 0 {
+				dst = append(dst, '.')
+				dst = appendDigits(dst, u%iscale, k)
+			}
+			return dst, true
+		}
+		scale *= 10
+		iscale *= 10
+	}
+	return dst, false
+}
+
+// shortDecimalDigits is the most fraction digits the fast path tries; values
+// with more (e.g. square roots) pay one failed try per digit before the
+// general algorithm, so it stays small.
+const shortDecimalDigits = 4
+
+// digitPairs is "00" through "99", for writing two digits per division.
+const digitPairs = "00010203040506070809" +
+	"10111213141516171819" +
+	"20212223242526272829" +
+	"30313233343536373839" +
+	"40414243444546474849" +
+	"50515253545556575859" +
+	"60616263646566676869" +
+	"70717273747576777879" +
+	"80818283848586878889" +
+	"90919293949596979899"
+
+// appendDigits writes v zero-padded to exactly width digits; v must be below
+// 10^width and width at most 20.
+func appendDigits(dst []byte, v uint64, width int) []byte {
+	var tmp [20]byte
+	i := width
+	for v >= 100 {
+		q := v / 100
+		r := v - q*100
+		tmp[i-1], tmp[i-2] = digitPairs[2*r+1], digitPairs[2*r]
+		i -= 2
+		v = q
+	}
+	if v >= 10 {
+		tmp[i-1], tmp[i-2] = digitPairs[2*v+1], digitPairs[2*v]
+		i -= 2
+	} else if i > 0 {
+		tmp[i-1] = byte('0' + v)
+		i--
+	}
+	for ; i > 0; i-- {
+		tmp[i-1] = '0'
+	}
+	return append(dst, tmp[:width]...)
 }
 
 // appendDecimal128 writes unscaled×10^-scale in plain notation with exactly
@@ -526,6 +614,17 @@ func civil(days int64) (y int64, m, d int) {
 }
 
 func appendPad(dst []byte, v int64, width int) []byte {
+	// Date and time fields are almost always small and non-negative: write
+	// them straight in, which is what timestamp columns spend most on.
+	if v >= 0 && width >= 1 && width <= 9 {
+		lim := int64(1)
+		for range width {
+			lim *= 10
+		}
+		if v < lim {
+			return appendDigits(dst, uint64(v), width)
+		}
+	}
 	var tmp [20]byte
 	s := strconv.AppendInt(tmp[:0], v, 10)
 	for k := len(s); k < width; k++ {
@@ -547,6 +646,34 @@ func appendDate(dst []byte, days int64) []byte {
 	dst = appendPad(dst, int64(m), 2)
 	dst = append(dst, '-')
 	return appendPad(dst, int64(d), 2)
+}
+
+// dayCache remembers the last date a column rendered. Neighbouring rows of
+// timestamp and date columns mostly fall on the same day (data is written
+// in time order), and the calendar conversion was a large part of their
+// cost. The zero value is ready; each bound column writer has its own, so a
+// RowEncoder is used by one goroutine at a time (as Reset already requires).
+type dayCache struct {
+	valid bool
+	days  int64
+	n     int
+	text  [24]byte // "-292277022657-01-27" is the longest date an int64 second count reaches
+}
+
+// append writes days as appendDate does, from the cache when it is the same
+// day as the last call.
+func (c *dayCache) append(dst []byte, days int64) []byte {
+	if !c.valid || c.days != days {
+		out := appendDate(c.text[:0], days)
+		if len(out) > len(c.text) {
+			// Cannot happen for int64 days today; never index past the array.
+			c.valid = false
+			return append(dst, out...)
+		}
+		c.n = len(out)
+		c.days, c.valid = days, true
+	}
+	return append(dst, c.text[:c.n]...)
 }
 
 func unitPerSecond(u arrow.TimeUnit) (perSec int64, digits int) {
@@ -594,13 +721,13 @@ func appendTimeOfDay(dst []byte, v int64, unit arrow.TimeUnit) []byte {
 // digits. Zoned (LTZ) values are instants and get "Z"; zone-less ones are
 // local date-times and get no offset, because inventing one would change
 // their meaning.
-func appendTimestamp(dst []byte, v int64, unit arrow.TimeUnit, zoned bool) []byte {
+func appendTimestamp(dst []byte, v int64, unit arrow.TimeUnit, zoned bool, day *dayCache) []byte {
 	perSec, digits := unitPerSecond(unit)
 	sec := floorDiv(v, perSec)
 	frac := v - sec*perSec
 	days := floorDiv(sec, 86400)
 	dst = append(dst, '"')
-	dst = appendDate(dst, days)
+	dst = day.append(dst, days)
 	dst = append(dst, 'T')
 	dst = appendClock(dst, sec-days*86400, frac, digits)
 	if zoned {
