@@ -30,6 +30,12 @@ type Blob struct {
 	// request; S3 deletes are idempotent, s3blob would HEAD first) and ranged
 	// reads check Content-Range.
 	s3 *s3.Client
+	// put, when set by a driver's opener, replaces gocloud's writer for
+	// WriteFileAtomic (Azure: gocloud's writer streams through azblob's
+	// mmap'ed buffers, which are unmapped while a reset request's body is
+	// still being sent, crashing the process). It reports an existing
+	// object, for ifNotExist, as fileio.ErrExist.
+	put func(ctx context.Context, key string, data []byte, ifNotExist bool) error
 }
 
 // NewBlob wraps an opened bucket. root is the URI prefix naming the bucket
@@ -379,23 +385,22 @@ func (b *Blob) WriteFileAtomic(ctx context.Context, uri string, data []byte, ove
 	retried := false
 	err = b.retry.do(ctx, "put", func(ctx context.Context, attempt int) error {
 		retried = attempt > 0
-		w, err := b.bucket.NewWriter(ctx, key, &blob.WriterOptions{
+		// Upload, not NewWriter+Write+Close: gocloud v0.47's azureblob
+		// writer panics in Close when a streamed upload fails (its pipe
+		// reader is nil'ed by the upload goroutine), e.g. on every
+		// conditional-create conflict; Upload hands the driver a reader.
+		if b.put != nil {
+			return b.put(ctx, key, data, !overwrite)
+		}
+		return b.bucket.Upload(ctx, key, bytes.NewReader(data), &blob.WriterOptions{
 			ContentType: "application/octet-stream",
 			IfNotExist:  !overwrite,
 		})
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write(data); err != nil {
-			w.Close()
-			return err
-		}
-		return w.Close()
 	})
 	if err == nil {
 		return nil
 	}
-	if !overwrite && gcerrors.Code(err) == gcerrors.FailedPrecondition {
+	if !overwrite && (gcerrors.Code(err) == gcerrors.FailedPrecondition || errors.Is(err, fileio.ErrExist)) {
 		if retried {
 			if cur, rerr := b.ReadFile(ctx, uri); rerr == nil && bytes.Equal(cur, data) {
 				return nil

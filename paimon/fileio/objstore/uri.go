@@ -34,6 +34,15 @@ type Options struct {
 	// Anonymous sends unsigned requests (public buckets).
 	Anonymous bool
 
+	// StorageAccount, StorageAccessKey, StorageSASToken and
+	// StorageConnectionString address Azure Blob Storage (azblob://,
+	// abfs[s]://), named like Connect's azure_blob_storage fields. The
+	// account may also come from an abfs URI. A connection string carries
+	// account, key and endpoint, so it excludes the others and Endpoint.
+	// All empty: AZURE_STORAGE_* environment variables, then the Azure
+	// default credential (managed/workload identity, az login).
+	StorageAccount, StorageAccessKey, StorageSASToken, StorageConnectionString string
+
 	// MaxRetries bounds retries of one operation after transient failures
 	// (5xx, throttling, timeouts, resets, truncated bodies). 0 means the
 	// default (5); negative disables retries.
