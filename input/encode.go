@@ -465,46 +465,43 @@ func appendFloat(dst []byte, f float64, bits int) []byte {
 // appendShortDecimal writes f the way strconv's shortest 'f' formatting
 // does, for the common values with at most four fraction digits (prices,
 // halves, integers stored as DOUBLE), without the general shortest-digits
-// search, which was the most expensive part of encoding such columns.
+// search, which was the most expensive part of encoding such columns. Other
+// values cost one multiplication and division before the general path.
 //
-// Why it is exact: for the smallest k with n = round(f·10^k) and
-// |n| < 10^15, the check float64(n)/10^k == f holds exactly when the decimal
-// n·10^-k rounds to f, because n and 10^k are exact and IEEE division rounds
+// Why it is exact (callers guarantee 1e-6 <= |f| < 1e15): an integral f
+// below 2^53 is its own shortest form. Otherwise let n = round(f·10^4) with
+// |n| < 10^15. The check float64(n)/10^4 == f holds exactly when the decimal
+// n·10^-4 rounds to f, because n and 10^4 are exact and IEEE division rounds
 // correctly (the classic exact fast path of decimal parsing). Below 2^52 at
-// most one decimal with k fraction digits lies within f's rounding interval,
-// and a shorter representation would have fewer fraction digits and have
-// passed at a smaller k, so n·10^-k is the shortest one. The product f·10^k
-// is within 0.25 of n there, so rounding finds it. Callers keep 0, ±Inf and
-// NaN and the exponent ranges away from it; anything else falls back.
+// most one decimal with four fraction digits lies within f's rounding
+// interval, so if the shortest representation has k <= 4 fraction digits,
+// it is n with its 4-k trailing zeros removed; f·10^4 is within 0.25 of n
+// there, so rounding finds it. Anything else falls back.
 func appendShortDecimal(dst []byte, f float64) ([]byte, bool) {
-	scale, iscale := 1.0, uint64(1) // 10^k, exact in float64 for every k tried
-	for k := 0; k <= shortDecimalDigits; k++ {
-		m := math.Round(f * scale)
-		if m >= 1e15 || m <= -1e15 {
-			return dst, false
+	if f == math.Trunc(f) {
+		if f < 0 {
+			dst = append(dst, '-')
 		}
-		if m/scale == f {
-			u := uint64(math.Abs(m))
-			if f < 0 {
-				dst = append(dst, '-')
-			}
-			dst = strconv.AppendUint(dst, u/iscale, 10)
-			if k > 0 {
-				dst = append(dst, '.')
-				dst = appendDigits(dst, u%iscale, k)
-			}
-			return dst, true
-		}
-		scale *= 10
-		iscale *= 10
+		return strconv.AppendUint(dst, uint64(math.Abs(f)), 10), true
 	}
-	return dst, false
+	m := math.Round(f * 1e4)
+	if m >= 1e15 || m <= -1e15 || m/1e4 != f {
+		return dst, false
+	}
+	u := uint64(math.Abs(m))
+	k, scale := 4, uint64(10_000)
+	for k > 1 && u%10 == 0 { // f is not integral, so at least one fraction digit stays
+		u /= 10
+		k--
+		scale /= 10
+	}
+	if f < 0 {
+		dst = append(dst, '-')
+	}
+	dst = strconv.AppendUint(dst, u/scale, 10)
+	dst = append(dst, '.')
+	return appendDigits(dst, u%scale, k), true
 }
-
-// shortDecimalDigits is the most fraction digits the fast path tries; values
-// with more (e.g. square roots) pay one failed try per digit before the
-// general algorithm, so it stays small.
-const shortDecimalDigits = 4
 
 // digitPairs is "00" through "99", for writing two digits per division.
 const digitPairs = "00010203040506070809" +
