@@ -86,6 +86,15 @@ func TestPrimaryKeyBatchRead(t *testing.T) {
 				return
 			}
 			want := readLines(t, filepath.Join("mergetree", "testdata", "expected", "pk."+name, "merged.jsonl"))
+			if name == "agg" {
+				// pypaimon 2.1.0's listagg drops blank inputs, Java Paimon
+				// (the reference) joins them; see the same correction in
+				// mergetree/fixtures_test.go.
+				for i, l := range want {
+					want[i] = strings.Replace(l, `"la":"a0|a2"`, `"la":"a0| |a2"`, 1)
+				}
+				sort.Strings(want)
+			}
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Fatalf("pk.%s: got %d rows, want %d\n got  %v\n want %v", name, len(got), len(want), got, want)
 			}
