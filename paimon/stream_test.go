@@ -1,11 +1,13 @@
 package paimon_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -19,14 +21,37 @@ import (
 )
 
 // writer drives paimon/testdata/pywriter.py: pypaimon commits into a table
-// while a Go streaming scan follows it.
+// while a Go streaming scan follows it. One Python process serves a whole
+// test (importing pypaimon costs more than a commit).
 type writer struct {
-	t  *testing.T
-	wh string
+	t   *testing.T
+	wh  string
+	in  io.WriteCloser
+	out *bufio.Reader
 }
 
 func newWriter(t *testing.T, bucket string, partitioned bool) *writer {
 	w := &writer{t: t, wh: t.TempDir()}
+	py := testenv.Python(t)
+	script := filepath.Join(testenv.RepoRoot(t), "paimon", "testdata", "pywriter.py")
+	cmd := exec.Command(py, script, w.wh, "serve")
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.in, w.out = in, bufio.NewReader(out)
+	t.Cleanup(func() {
+		in.Close()
+		cmd.Wait()
+	})
 	args := []string{"create", "db.t", bucket}
 	if partitioned {
 		args = append(args, "partitioned")
@@ -37,8 +62,16 @@ func newWriter(t *testing.T, bucket string, partitioned bool) *writer {
 
 func (w *writer) run(args ...string) {
 	w.t.Helper()
-	script := filepath.Join(testenv.RepoRoot(w.t), "paimon", "testdata", "pywriter.py")
-	testenv.RunPython(w.t, script, append([]string{w.wh}, args...)...)
+	if _, err := fmt.Fprintln(w.in, strings.Join(args, " ")); err != nil {
+		w.t.Fatalf("pywriter %v: %v", args, err)
+	}
+	reply, err := w.out.ReadString('\n')
+	if err != nil {
+		w.t.Fatalf("pywriter %v: %v", args, err)
+	}
+	if reply = strings.TrimSpace(reply); reply != "ok" {
+		w.t.Fatalf("pywriter %v: %s", args, reply)
+	}
 }
 
 func (w *writer) append(start, count int, part string) {

@@ -5,6 +5,7 @@ tests can change a table while a streaming scan follows it.
     pywriter.py WAREHOUSE append db.t START COUNT [part]
     pywriter.py WAREHOUSE overwrite db.t START COUNT [part]
     pywriter.py WAREHOUSE addcol db.t NAME
+    pywriter.py WAREHOUSE serve        (commands as lines on stdin, "ok"/"err ..." replies)
 
 Rows are (id INT, name STRING[, p STRING]); name = "n<id>".
 """
@@ -17,7 +18,25 @@ from pypaimon.schema.schema_change import SchemaChange
 
 
 def main():
-    wh, cmd, name = sys.argv[1], sys.argv[2], sys.argv[3]
+    if sys.argv[2] == "serve":
+        # One process for a whole test: importing pypaimon costs more than
+        # a commit, and tests make many commits.
+        for line in sys.stdin:
+            args = line.split()
+            if not args:
+                continue
+            try:
+                run([sys.argv[1]] + args)
+                print("ok", flush=True)
+            except Exception as e:  # reported to the Go test, which fails
+                print("err " + repr(e).replace("\n", " "), flush=True)
+        return
+    run(sys.argv[1:])
+
+
+def run(argv):
+    wh, cmd, name = argv[0], argv[1], argv[2]
+    sys.argv = [sys.argv[0]] + argv
     cat = CatalogFactory.create({"warehouse": wh})
     db = name.split(".")[0]
     if cmd == "create":
