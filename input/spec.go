@@ -56,6 +56,11 @@ const (
 	fieldCredRole               = "role"
 	fieldCredRoleExternalID     = "role_external_id"
 	fieldCredAnonymous          = "anonymous"
+	fieldStorageAzure           = "azure"
+	fieldAzureAccount           = "storage_account"
+	fieldAzureAccessKey         = "storage_access_key"
+	fieldAzureSASToken          = "storage_sas_token"
+	fieldAzureConnectionString  = "storage_connection_string"
 	fieldStorageMaxRetries      = "max_retries"
 	fieldStorageRequestTimeout  = "request_timeout"
 )
@@ -465,7 +470,26 @@ func storageField() *service.ConfigField {
 				Description("Send unsigned requests, for public buckets (S3 and GCS).").
 				Default(false),
 		).
-			Description("How to authenticate to S3. Without any of these the AWS SDK's default chain applies. GCS and Azure use their SDK's default credentials (GCS also honours `anonymous`)."),
+			Description("How to authenticate to S3. Without any of these the AWS SDK's default chain applies. GCS uses Application Default Credentials (and honours `anonymous`); Azure uses the `azure` fields below, else the `AZURE_STORAGE_*` environment variables, else its default credential chain."),
+		service.NewObjectField(fieldStorageAzure,
+			service.NewStringField(fieldAzureAccount).
+				Description("The storage account (also taken from an `abfs://container@account.dfs.core.windows.net/...` URI).").
+				Default(""),
+			service.NewStringField(fieldAzureAccessKey).
+				Description("The account's shared key.").
+				Secret().
+				Default(""),
+			service.NewStringField(fieldAzureSASToken).
+				Description("A SAS token for the container.").
+				Secret().
+				Default(""),
+			service.NewStringField(fieldAzureConnectionString).
+				Description("A full connection string; it takes precedence over the other Azure fields.").
+				Secret().
+				Default(""),
+		).
+			Description("Credentials of Azure Blob Storage (`azblob://`, `abfs://`, `abfss://` warehouses), named like Connect's `azure_blob_storage` fields.").
+			Advanced(),
 		service.NewIntField(fieldStorageMaxRetries).
 			Description("Retries of one storage operation after a transient failure (5xx, throttling, timeouts, resets, truncated bodies), with exponential backoff and jitter. 0 disables retries.").
 			Default(5),
@@ -778,6 +802,20 @@ func parseStorage(pc *service.ParsedConfig) (objstore.Options, error) {
 	}
 	if o.Anonymous, err = cred.FieldBool(fieldCredAnonymous); err != nil {
 		return o, err
+	}
+	az := pc.Namespace(fieldStorageAzure)
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{
+		{fieldAzureAccount, &o.StorageAccount},
+		{fieldAzureAccessKey, &o.StorageAccessKey},
+		{fieldAzureSASToken, &o.StorageSASToken},
+		{fieldAzureConnectionString, &o.StorageConnectionString},
+	} {
+		if *f.dst, err = az.FieldString(f.name); err != nil {
+			return o, err
+		}
 	}
 	if (o.AccessKeyID == "") != (o.SecretAccessKey == "") {
 		return o, errors.New("fields storage.credentials.id and storage.credentials.secret must be set together")

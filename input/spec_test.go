@@ -325,3 +325,20 @@ func TestParseStorageZeroDisables(t *testing.T) {
 		t.Fatalf("storage = %+v, want %+v", got.Storage, want)
 	}
 }
+
+// The storage.azure fields reach objstore.Options' Azure credentials.
+func TestParseStorageAzure(t *testing.T) {
+	env := lintEnv(t)
+	pc, err := Spec().ParseYAML("warehouse: abfs://c@acct.dfs.core.windows.net/wh\ntable: db.t\nstorage:\n  azure:\n    storage_account: acct\n    storage_access_key: a2V5\n    storage_sas_token: sv=1\n    storage_connection_string: DefaultEndpointsProtocol=http\n", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := parseConfig(pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := got.Storage
+	if s.StorageAccount != "acct" || s.StorageAccessKey != "a2V5" || s.StorageSASToken != "sv=1" || s.StorageConnectionString != "DefaultEndpointsProtocol=http" {
+		t.Fatalf("azure storage fields not parsed: %+v", s)
+	}
+}
