@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -128,8 +129,18 @@ func runPKCases(t *testing.T, dir string) {
 		}
 		return want
 	}
+	// verdict fails t with problem, except for a reported reader bug (pkKnownBug): that is
+	// skipped with the actual failure shown, and flagged as an error once it passes, so the
+	// entry cannot outlive the fix.
 	verdict := func(t *testing.T, problem string) {
-		if problem != "" {
+		_, sub, _ := strings.Cut(t.Name(), "/")
+		why, known := pkKnownBug(sub)
+		switch {
+		case known && problem == "":
+			t.Errorf("known bug entry %q is fixed (the comparison passes): remove it from pkKnownBug", sub)
+		case known:
+			t.Skipf("KNOWN BUG: %s\n%s", why, problem)
+		case problem != "":
 			t.Fatal(problem)
 		}
 	}
@@ -202,6 +213,25 @@ func runPKCases(t *testing.T, dir string) {
 			})
 		}
 	})
+}
+
+// pkKnownBug names the Java cases the Go reader is known to get wrong (subtest name below
+// TestPKFixtures) and why. pk_postpone: Java's streaming scans read bucket-postpone files (only
+// batch scans, and streams of tables with a changelog producer, keep to real buckets), while
+// Go's planner drops bucket -2 entries for every scan, so Go's stream plans lack those rows.
+func pkKnownBug(sub string) (string, bool) {
+	const postponeStream = "streaming scans skip bucket-postpone files; Java reads them (bucket -2 dropped for every scan in paimon/scan/plan.go entryMayMatch)"
+	switch sub {
+	case "stream/javapk.pk_postpone/from-snapshot/s1", "stream/javapk.pk_postpone/from-snapshot/s2",
+		"stream/javapk.pk_postpone/from-snapshot/s5", "stream/javapk.pk_postpone/from-snapshot/s6",
+		"stream/javapk.pk_postpone/from-snapshot/s9",
+		"stream/javapk.pk_postpone/from-snapshot-full/s1", "stream/javapk.pk_postpone/from-snapshot-full/s2",
+		"stream/javapk.pk_postpone/from-snapshot-full/s5", "stream/javapk.pk_postpone/from-snapshot-full/s6",
+		"stream/javapk.pk_postpone/from-snapshot-full/s9",
+		"stream/javapk.pk_postpone/latest-full/s9":
+		return postponeStream, true
+	}
+	return "", false
 }
 
 func readPKBatch(ctx context.Context, cat *paimon.Catalog, table string, snapshot int64) ([]string, error) {
@@ -323,7 +353,7 @@ func TestPKFixturesCoverage(t *testing.T) {
 		return n
 	}
 	tables := []string{"pk_dedup", "pk_dedup_dv", "pk_dedup_dv64", "pk_first_row", "pk_partial", "pk_agg", "pk_seq",
-		"pk_input", "pk_lookup", "pk_fullcomp", "pk_dynamic", "pk_part", "pk_evolve"}
+		"pk_input", "pk_lookup", "pk_fullcomp", "pk_dynamic", "pk_part", "pk_evolve", "pk_cross", "pk_postpone"}
 	for _, table := range tables {
 		snaps := snapshots(t, table)
 		if n := count(snaps, func(s map[string]any) bool { return s["commitKind"] == "COMPACT" }); n == 0 {
@@ -368,5 +398,24 @@ func TestPKFixturesCoverage(t *testing.T) {
 	}
 	if parts, _ := filepath.Glob(filepath.Join(db, "pk_part", "dt=*")); len(parts) != 3 {
 		t.Errorf("pk_part: %d partitions, want 3", len(parts))
+	}
+	// pk_cross: cross-partition update (bucket -1, key without the partition): a key that
+	// moved between partitions leaves data files in several partitions, and Java keeps no hash
+	// index for it (the index is rebuilt from data by the writer).
+	if parts, _ := filepath.Glob(filepath.Join(db, "pk_cross", "dt=*", "bucket-*")); len(parts) < 5 {
+		t.Errorf("pk_cross: %d partition buckets, want at least 5", len(parts))
+	}
+	if files, _ := filepath.Glob(filepath.Join(db, "pk_cross", "index", "*")); len(files) != 0 {
+		t.Errorf("pk_cross: %d index files, want none (KEY_DYNAMIC)", len(files))
+	}
+	// pk_postpone: Avro files in bucket-postpone (data-u-<user>-s-… names) and real buckets made
+	// by postpone compactions (COMPACT snapshots of the compactor's own commit user).
+	if files, _ := filepath.Glob(filepath.Join(db, "pk_postpone", "dt=*", "bucket-postpone", "data-*-u-*.avro")); len(files) == 0 {
+		t.Errorf("pk_postpone: no Avro file in bucket-postpone")
+	}
+	if n := count(snapshots(t, "pk_postpone"), func(s map[string]any) bool {
+		return s["commitKind"] == "COMPACT" && s["commitUser"] == "javapkgen-postpone-compact"
+	}); n != 2 {
+		t.Errorf("pk_postpone: %d postpone compactions, want 2", n)
 	}
 }

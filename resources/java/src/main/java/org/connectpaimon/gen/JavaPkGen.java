@@ -100,6 +100,8 @@ public final class JavaPkGen {
         TABLES.put("pk_agg_rm_delete", PkSeqGroupTables::aggRemoveOnDelete);
         TABLES.put("pk_pu_seqfield", g -> PkSeqGroupTables.seqField(g, "pk_pu_seqfield", "partial-update", Map.of()));
         TABLES.put("pk_agg_seqfield", g -> PkSeqGroupTables.seqField(g, "pk_agg_seqfield", "aggregation", Map.of()));
+        TABLES.put("pk_cross", PkBucketModeTables::cross);
+        TABLES.put("pk_postpone", PkBucketModeTables::postpone);
     }
 
     public static void main(String[] args) throws Exception {
@@ -144,6 +146,16 @@ public final class JavaPkGen {
         Identifier id = Identifier.create(DB, name);
         catalog.createTable(id, schema, false);
         return new PkWriter(catalog, id, tmp);
+    }
+
+    /** The table javapk.name as the catalog loads it now (for writers beyond PkWriter). */
+    Table table(String name) throws Exception {
+        return catalog.getTable(Identifier.create(DB, name));
+    }
+
+    /** A fresh IOManager spilling under the generator's temp dir; the caller closes it. */
+    org.apache.paimon.disk.IOManager ioManager() {
+        return org.apache.paimon.disk.IOManager.create(tmp.toString());
     }
 
     // ------------------------------------------------------------------------------------ dumping
