@@ -526,7 +526,9 @@ func (s *StreamingScan) fullPlan(ctx context.Context, id int64) (*StreamPlan, er
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.t.name, err)
 	}
-	p, err := s.t.planner(sch, s.b.filter, s.b.bucketFilter, levels).PlanSnapshot(ctx, snap, scan.Full)
+	pl := s.t.planner(sch, s.b.filter, s.b.bucketFilter, levels)
+	pl.ReadPostpone = s.readsPostpone(sch)
+	p, err := pl.PlanSnapshot(ctx, snap, scan.Full)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.t.name, err)
 	}
@@ -563,7 +565,16 @@ func (s *StreamingScan) schemaFor(ctx context.Context, snap *snapshot.Snapshot) 
 }
 
 func (s *StreamingScan) planner(sch *schema.TableSchema) *scan.Planner {
-	return s.t.planner(sch, s.b.filter, s.b.bucketFilter, nil)
+	pl := s.t.planner(sch, s.b.filter, s.b.bucketFilter, nil)
+	pl.ReadPostpone = s.readsPostpone(sch)
+	return pl
+}
+
+// readsPostpone: Java's stream scans read the postpone bucket, except for
+// tables with a changelog producer (DataTableStreamScan).
+func (s *StreamingScan) readsPostpone(sch *schema.TableSchema) bool {
+	p := sch.ChangelogProducer()
+	return p == "" || p == "none"
 }
 
 // followUp plans one later snapshot's changes.

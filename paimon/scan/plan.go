@@ -104,6 +104,10 @@ type Planner struct {
 	// prune their files, because a file whose rows don't match may hold the
 	// newest version of a key whose older version does.
 	PrimaryKey bool
+	// ReadPostpone includes the postpone bucket (-2): Java's streaming scans
+	// read it (its splits unmerged, every record with its kind), batch scans
+	// and changelog-producer streams don't.
+	ReadPostpone bool
 	// LevelFilter, when set, keeps only ADD entries whose level it accepts
 	// in full plans (Java's level-0 skipping and first-plan level rules).
 	LevelFilter func(level int32) bool
@@ -186,8 +190,10 @@ func (p *Planner) PlanSnapshot(ctx context.Context, snap *snapshot.Snapshot, kin
 	if err != nil {
 		return nil, err
 	}
-	if kind != Full && p.PrimaryKey {
-		for _, sp := range splits {
+	for _, sp := range splits {
+		// Streaming delta/changelog splits and postpone-bucket splits are
+		// read unmerged: postpone files are written unsorted, one run each.
+		if p.PrimaryKey && (kind != Full || sp.Bucket == PostponeBucket) {
 			sp.Raw = true
 		}
 	}
@@ -350,7 +356,7 @@ func (p *Planner) manifestMayMatch(m *manifest.FileMeta) bool {
 // which writers may drop for them), so a pruned ADD never outlives its
 // DELETE.
 func (p *Planner) entryMayMatch(ctx context.Context, e *manifest.Entry) (bool, error) {
-	if e.Bucket == PostponeBucket {
+	if e.Bucket == PostponeBucket && !p.ReadPostpone {
 		// Batch reads only see real buckets (onlyReadRealBuckets): postpone
 		// files become visible after compaction moves them.
 		return false, nil

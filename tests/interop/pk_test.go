@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
@@ -133,14 +132,7 @@ func runPKCases(t *testing.T, dir string) {
 	// skipped with the actual failure shown, and flagged as an error once it passes, so the
 	// entry cannot outlive the fix.
 	verdict := func(t *testing.T, problem string) {
-		_, sub, _ := strings.Cut(t.Name(), "/")
-		why, known := pkKnownBug(sub)
-		switch {
-		case known && problem == "":
-			t.Errorf("known bug entry %q is fixed (the comparison passes): remove it from pkKnownBug", sub)
-		case known:
-			t.Skipf("KNOWN BUG: %s\n%s", why, problem)
-		case problem != "":
+		if problem != "" {
 			t.Fatal(problem)
 		}
 	}
@@ -215,24 +207,6 @@ func runPKCases(t *testing.T, dir string) {
 	})
 }
 
-// pkKnownBug names the Java cases the Go reader is known to get wrong (subtest name below
-// TestPKFixtures) and why. pk_postpone: Java's streaming scans read bucket-postpone files (only
-// batch scans, and streams of tables with a changelog producer, keep to real buckets), while
-// Go's planner drops bucket -2 entries for every scan, so Go's stream plans lack those rows.
-func pkKnownBug(sub string) (string, bool) {
-	const postponeStream = "streaming scans skip bucket-postpone files; Java reads them (bucket -2 dropped for every scan in paimon/scan/plan.go entryMayMatch)"
-	switch sub {
-	case "stream/javapk.pk_postpone/from-snapshot/s1", "stream/javapk.pk_postpone/from-snapshot/s2",
-		"stream/javapk.pk_postpone/from-snapshot/s5", "stream/javapk.pk_postpone/from-snapshot/s6",
-		"stream/javapk.pk_postpone/from-snapshot/s9",
-		"stream/javapk.pk_postpone/from-snapshot-full/s1", "stream/javapk.pk_postpone/from-snapshot-full/s2",
-		"stream/javapk.pk_postpone/from-snapshot-full/s5", "stream/javapk.pk_postpone/from-snapshot-full/s6",
-		"stream/javapk.pk_postpone/from-snapshot-full/s9",
-		"stream/javapk.pk_postpone/latest-full/s9":
-		return postponeStream, true
-	}
-	return "", false
-}
 
 func readPKBatch(ctx context.Context, cat *paimon.Catalog, table string, snapshot int64) ([]string, error) {
 	tbl, err := cat.GetTable(ctx, table)
