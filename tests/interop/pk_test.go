@@ -207,7 +207,6 @@ func runPKCases(t *testing.T, dir string) {
 	})
 }
 
-
 func readPKBatch(ctx context.Context, cat *paimon.Catalog, table string, snapshot int64) ([]string, error) {
 	tbl, err := cat.GetTable(ctx, table)
 	if err != nil {
