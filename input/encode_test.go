@@ -300,6 +300,12 @@ func FuzzEncodeStringsAndNumbers(f *testing.F) {
 	f.Add("\xff\xfe\"\\\n\u2028", []byte{}, math.NaN(), int64(-1), uint64(1)<<63)
 	f.Add("", []byte(nil), math.Inf(-1), int64(math.MinInt64), uint64(math.MaxUint64))
 	f.Fuzz(func(t *testing.T, s string, b []byte, fl float64, lo int64, hi uint64) {
+		switch s {
+		case "b", "f", "f32", "d", "m", "ts":
+			// s names the first column; Paimon column names are unique, and a
+			// duplicate JSON key would make the oracle read the other column.
+			return
+		}
 		mem := memory.NewGoAllocator()
 		schema := arrow.NewSchema([]arrow.Field{
 			{Name: s, Type: arrow.BinaryTypes.String, Nullable: true},
