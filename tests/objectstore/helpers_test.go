@@ -31,17 +31,18 @@ type meter struct {
 }
 
 func (m *meter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	cw := &countingWriter{ResponseWriter: w}
-	m.next.ServeHTTP(cw, r)
+	// Count before serving and bytes as they are written: a client can have
+	// the whole (small) body, and the test read the meter, before the
+	// handler returns.
 	method := r.Method
 	if method == http.MethodGet && r.URL.Query().Has("list-type") {
 		method = "LIST"
 	}
 	m.mu.Lock()
 	m.requests++
-	m.bytes += cw.n
 	m.byMethod[method]++
 	m.mu.Unlock()
+	m.next.ServeHTTP(&countingWriter{ResponseWriter: w, m: m}, r)
 }
 
 // stats returns requests, body bytes and requests by method since the last
@@ -64,12 +65,14 @@ func (m *meter) reset() {
 
 type countingWriter struct {
 	http.ResponseWriter
-	n int64
+	m *meter
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.ResponseWriter.Write(p)
-	c.n += int64(n)
+	c.m.mu.Lock()
+	c.m.bytes += int64(n)
+	c.m.mu.Unlock()
 	return n, err
 }
 
