@@ -158,36 +158,12 @@ func TestAzureConformance(t *testing.T) {
 // are off): the suite passes with 15 % of requests failing, and retries
 // stay bounded.
 func TestAzureConformanceUnderFaults(t *testing.T) {
-	fc := fileiotest.FaultConfig{Rate: 0.15, Seed: 8, Delay: 20 * time.Millisecond, Kinds: []fileiotest.Fault{
-		fileiotest.Fault500, fileiotest.Fault503SlowDown, fileiotest.FaultDelay,
-		fileiotest.FaultResetBefore, fileiotest.FaultResetAfter,
-		fileiotest.FaultTruncate, fileiotest.FaultShortBody,
-	}}
+	fc := cloudFaults(8)
 	s := startAzurite(t, fc)
 	opts := s.options()
 	opts.MaxRetries = 8
 	opts.RequestTimeout = 5 * time.Second
-	fio := openAzure(t, "azblob://"+bucket+"/wh", opts)
-	cfg := fileiotest.Config{ManyKeys: 120, Writers: 4}
-
-	s.faults.SetRate(0)
-	t.Run("clean", func(t *testing.T) { fileiotest.Run(t, fio, "azblob://"+bucket+"/clean", cfg) })
-	base, _, _ := s.faults.Stats()
-	s.faults.Reset()
-	s.faults.SetRate(fc.Rate)
-	t.Run("faults", func(t *testing.T) { fileiotest.Run(t, fio, "azblob://"+bucket+"/faulty", cfg) })
-	n, byMethod, faults := s.faults.Stats()
-	t.Logf("clean run %d requests; faulty run %d requests %v, faults %v", base, n, byMethod, faults)
-	injected := 0
-	for _, c := range faults {
-		injected += c
-	}
-	if injected < 10 {
-		t.Errorf("only %d faults injected; the test proves little", injected)
-	}
-	if n > 2*base {
-		t.Errorf("faulty run made %d requests, more than twice the clean run's %d", n, base)
-	}
+	conformanceUnderFaults(t, s.faults, fc.Rate, openAzure(t, "azblob://"+bucket+"/wh", opts), "azblob")
 }
 
 // TestAzureInteropCases reads every committed interop table (pypaimon- and

@@ -8,9 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio/fileiotest"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
@@ -89,4 +92,40 @@ func missingTool(t testing.TB, msg string) {
 	}
 	fmt.Fprintln(os.Stderr, "WARNING:", msg)
 	t.Skip(msg)
+}
+
+// cloudFaults is the fault mix of the GCS and Azure fault runs: everything
+// but stalls (each stall costs an attempt timeout).
+func cloudFaults(seed uint64) fileiotest.FaultConfig {
+	return fileiotest.FaultConfig{Rate: 0.15, Seed: seed, Delay: 20 * time.Millisecond, Kinds: []fileiotest.Fault{
+		fileiotest.Fault500, fileiotest.Fault503SlowDown, fileiotest.FaultDelay,
+		fileiotest.FaultResetBefore, fileiotest.FaultResetAfter,
+		fileiotest.FaultTruncate, fileiotest.FaultShortBody,
+	}}
+}
+
+// conformanceUnderFaults runs the FileIO suite on fio twice, clean and
+// with faults injected at rate by the handler in front of the emulator:
+// both must pass, enough faults must fire, and the faulty run may make at
+// most twice the clean run's requests.
+func conformanceUnderFaults(t *testing.T, faults *fileiotest.FaultHandler, rate float64, fio fileio.FileIO, scheme string) {
+	cfg := fileiotest.Config{ManyKeys: 120, Writers: 4}
+	faults.SetRate(0)
+	t.Run("clean", func(t *testing.T) { fileiotest.Run(t, fio, scheme+"://"+bucket+"/clean", cfg) })
+	base, _, _ := faults.Stats()
+	faults.Reset()
+	faults.SetRate(rate)
+	t.Run("faults", func(t *testing.T) { fileiotest.Run(t, fio, scheme+"://"+bucket+"/faulty", cfg) })
+	n, byMethod, fired := faults.Stats()
+	t.Logf("clean run %d requests; faulty run %d requests %v, faults %v", base, n, byMethod, fired)
+	injected := 0
+	for _, c := range fired {
+		injected += c
+	}
+	if injected < 10 {
+		t.Errorf("only %d faults injected; the test proves little", injected)
+	}
+	if n > 2*base {
+		t.Errorf("faulty run made %d requests, more than twice the clean run's %d", n, base)
+	}
 }
