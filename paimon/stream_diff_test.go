@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -59,7 +60,7 @@ func TestStreamDiffBucketFilterFirstPlan(t *testing.T) {
 	if len(py) != 1 || py[0].Event != "plan" {
 		t.Fatalf("pypaimon: %+v", py)
 	}
-	if len(py[0].Rows) != 20 || !equalInt32s(py[0].Buckets, []int32{0, 1}) {
+	if len(py[0].Rows) != 20 || !slices.Equal(py[0].Buckets, []int32{0, 1}) {
 		t.Fatalf("pypaimon defect changed? with_buckets([0]) first plan read buckets %v, %d rows (expected the defect: 0 and 1, 20 rows)",
 			py[0].Buckets, len(py[0].Rows))
 	}
@@ -90,18 +91,6 @@ func TestStreamDiffBucketFilterFirstPlan(t *testing.T) {
 	if strings.Join(union, "\n") != strings.Join(py[0].Rows, "\n") {
 		t.Fatalf("shards together:\n got  %v\n want %v (pypaimon's unfiltered read)", union, py[0].Rows)
 	}
-}
-
-func equalInt32s(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestStreamDiffExpiredPosition: a position below the earliest snapshot makes pypaimon poll

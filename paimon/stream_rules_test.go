@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -247,7 +248,7 @@ func TestStreamFromTimestampBoundaries(t *testing.T) {
 			for id := c.first; c.first > 0 && id <= 3; id++ {
 				want = append(want, id)
 			}
-			if !equalIDs(got, want) {
+			if !slices.Equal(got, want) {
 				t.Fatalf("from-timestamp %d (times %v): plans %v, want %v", c.at, ts[1:], got, want)
 			}
 			if c.first == 0 && s.NextSnapshotID() != 4 {
@@ -268,21 +269,9 @@ func TestStreamFromTimestampBoundaries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := planIDs(t, ctx, s, 3*time.Second); !equalIDs(got, []int64{2, 3}) {
+	if got, _ := planIDs(t, ctx, s, 3*time.Second); !slices.Equal(got, []int64{2, 3}) {
 		t.Fatalf("after expiry: plans %v, want [2 3]", got)
 	}
-}
-
-func equalIDs(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestStreamEndWatermark: Java's BoundedChecker.watermark(b) ends the stream at the first
@@ -317,7 +306,7 @@ func TestStreamEndWatermark(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, blocked := planIDs(t, ctx, s, 2*time.Second)
-			if !equalIDs(got, c.want) || blocked != c.blocked {
+			if !slices.Equal(got, c.want) || blocked != c.blocked {
 				t.Fatalf("bound %d: plans %v blocked=%v, want %v blocked=%v", c.bound, got, blocked, c.want, c.blocked)
 			}
 		})
@@ -347,7 +336,7 @@ func TestStreamEndWatermark(t *testing.T) {
 			if mode == paimon.StartLatest {
 				want = nil
 			}
-			if !equalIDs(got, want) || blocked {
+			if !slices.Equal(got, want) || blocked {
 				t.Errorf("%s with snapshot 3 past the bound: plans %v blocked=%v, want %v then io.EOF", mode, got, blocked, want)
 			}
 		}
@@ -500,7 +489,7 @@ func TestStreamSetNextSnapshotID(t *testing.T) {
 		t.Fatalf("want io.EOF, got %v", err)
 	}
 	s.SetNextSnapshotID(1) // rewind after the end: the scan runs again
-	if got, _ := planIDs(t, ctx, s, 2*time.Second); !equalIDs(got, []int64{1, 2, 3}) {
+	if got, _ := planIDs(t, ctx, s, 2*time.Second); !slices.Equal(got, []int64{1, 2, 3}) {
 		t.Fatalf("after rewinding to 1: plans %v, want [1 2 3]", got)
 	}
 }
