@@ -46,8 +46,9 @@ func NewConstructor(open Opener) service.BatchInputConstructor {
 		if err != nil {
 			return nil, err
 		}
-		in := newInput(cfg, open, mgr)
-		return service.AutoRetryNacksBatchedToggled(pc, in)
+		// Not wrapped in service.AutoRetryNacksBatched: the input replays
+		// rejected batches itself (replay.go says why).
+		return newInput(cfg, open, mgr), nil
 	}
 }
 
@@ -59,6 +60,7 @@ type inputMetrics struct {
 	plan      *service.MetricTimer
 	committed *service.MetricGauge
 	dropped   *service.MetricCounter
+	replayed  *service.MetricCounter
 }
 
 // paimonInput is the service.BatchInput. ReadBatch runs on one goroutine;
@@ -81,6 +83,13 @@ type paimonInput struct {
 
 	readSem chan struct{}
 
+	// Delivery state, touched only by ReadBatch (never called concurrently
+	// with itself): the background read in flight, if any, and whether the
+	// source has ended.
+	reading   chan readResult
+	readEnded bool
+	replays   *replayQueue
+
 	// Read state, touched only while holding readSem.
 	plan      *Plan
 	splitIdx  int
@@ -90,7 +99,7 @@ type paimonInput struct {
 	splitDone int64 // rows of the current split already delivered (or dropped by upsert_mode)
 	skip      int64 // rows to skip after reopening a split
 	enc       *RowEncoder
-	tmpls     [5]*service.Message // metadata templates of the current split, by kindIndex
+	tmpls     *splitTemplates // metadata templates of the current split
 	ended     bool
 	limiter   *throttle
 
@@ -155,7 +164,9 @@ func newInput(cfg Config, open Opener, mgr *service.Resources) *paimonInput {
 			plan:      mt.NewTimer("paimon_plan_latency"),
 			committed: mt.NewGauge("paimon_committed_snapshot"),
 			dropped:   mt.NewCounter("paimon_rejected_batches"),
+			replayed:  mt.NewCounter("paimon_replayed_rows"),
 		},
+		replays:       newReplayQueue(),
 		stopCtx:       stopCtx,
 		stop:          stop,
 		readSem:       make(chan struct{}, 1),
@@ -210,56 +221,43 @@ func (p *paimonInput) maxInFlightBatches() int {
 	return max(1, p.cfg.CheckpointLimit/p.cfg.BatchSize)
 }
 
-// ReadBatch returns the next non-empty batch of rows of one split, blocking
-// while the table has nothing new.
-func (p *paimonInput) ReadBatch(ctx context.Context) (service.MessageBatch, service.AckFunc, error) {
-	b, ack, err := p.readBatch(ctx)
-	if err != nil && p.stopCtx.Err() != nil {
-		// Whatever failed, it failed because Close interrupted it.
-		return nil, nil, service.ErrEndOfInput
-	}
-	return b, ack, err
-}
-
-func (p *paimonInput) readBatch(ctx context.Context) (service.MessageBatch, service.AckFunc, error) {
+// readBatch reads the next non-empty batch of rows of one split, blocking
+// while the table has nothing new. It runs on ReadBatch's background read
+// goroutine with the input's stop context.
+func (p *paimonInput) readBatch(ctx context.Context) (*sentBatch, error) {
 	select {
 	case p.readSem <- struct{}{}:
 	case <-ctx.Done():
-		return nil, nil, ctx.Err()
+		return nil, ctx.Err()
 	case <-p.stopCtx.Done():
-		return nil, nil, service.ErrEndOfInput
+		return nil, service.ErrEndOfInput
 	}
 	defer func() { <-p.readSem }()
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	stopWatch := context.AfterFunc(p.stopCtx, cancel)
-	defer stopWatch()
 
 	src := p.source()
 	if src == nil {
 		if p.stopCtx.Err() != nil {
-			return nil, nil, service.ErrEndOfInput
+			return nil, service.ErrEndOfInput
 		}
-		return nil, nil, service.ErrNotConnected
+		return nil, service.ErrNotConnected
 	}
 	for {
 		if err := ctx.Err(); err != nil {
 			if p.stopCtx.Err() != nil {
-				return nil, nil, service.ErrEndOfInput
+				return nil, service.ErrEndOfInput
 			}
-			return nil, nil, err
+			return nil, err
 		}
 		if p.plan == nil {
 			if p.ended {
-				return nil, nil, service.ErrEndOfInput
+				return nil, service.ErrEndOfInput
 			}
 			if err := p.nextPlan(ctx, src); err != nil {
 				if errors.Is(err, io.EOF) {
 					p.ended = true
-					return nil, nil, service.ErrEndOfInput
+					return nil, service.ErrEndOfInput
 				}
-				return nil, nil, err
+				return nil, err
 			}
 			continue
 		}
@@ -270,55 +268,38 @@ func (p *paimonInput) readBatch(ctx context.Context) (service.MessageBatch, serv
 					p.log.Infof("paimon input: snapshot %d of %s read: %d/%d files, %d rows in %s", p.plan.SnapshotID, p.cfg.FullName(), p.planFiles, p.planFiles, p.planRows, time.Since(p.planStart).Round(time.Millisecond))
 				}
 				if err := p.tracker.End(p.plan.SnapshotID); err != nil {
-					return nil, nil, fmt.Errorf("snapshot %d: %w", p.plan.SnapshotID, err)
+					return nil, fmt.Errorf("snapshot %d: %w", p.plan.SnapshotID, err)
 				}
 				p.plan = nil
 				continue
 			}
 			if err := p.openSplit(ctx, src); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		}
 		// Back-pressure before reading, so no built batch is ever abandoned.
 		if err := p.tracker.Wait(ctx, p.maxInFlightBatches()); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if err := p.limiter.waitRows(ctx); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		batch, err := p.fillBatch()
+		batch, n, err := p.fillBatch()
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		if len(batch) == 0 {
+		if n == 0 {
 			continue
 		}
-		p.limiter.addRows(len(batch))
+		p.limiter.addRows(n)
 		p.syncReadCounts(src)
-		p.planRows += int64(len(batch))
+		p.planRows += int64(n)
 		p.logProgress()
-		ack, err := p.tracker.Add(p.plan.SnapshotID)
-		if err != nil {
-			return nil, nil, fmt.Errorf("snapshot %d: %w", p.plan.SnapshotID, err)
+		if batch.ack, err = p.tracker.Add(p.plan.SnapshotID); err != nil {
+			return nil, fmt.Errorf("snapshot %d: %w", p.plan.SnapshotID, err)
 		}
-		p.m.rows.Incr(int64(len(batch)))
-		return batch, p.ackFunc(ack), nil
-	}
-}
-
-func (p *paimonInput) ackFunc(ack func()) service.AckFunc {
-	var once sync.Once
-	return func(_ context.Context, err error) error {
-		once.Do(func() {
-			if err != nil {
-				// Only reachable with auto_replay_nacks: false, whose contract
-				// is that rejected messages are dropped.
-				p.m.dropped.Incr(1)
-				p.log.Warnf("paimon input: rows rejected downstream are dropped (auto_replay_nacks is false): %v", err)
-			}
-			ack()
-		})
-		return nil
+		p.m.rows.Incr(int64(n))
+		return batch, nil
 	}
 }
 
@@ -436,7 +417,7 @@ func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 	}
 	p.pf = startPrefetch(p.stopCtx, rr, p.enc, p.dropKind)
 	p.chunk, p.chunkRow, p.skip = nil, 0, p.splitDone
-	p.tmpls = [5]*service.Message{}
+	p.tmpls = &splitTemplates{}
 	return nil
 }
 
@@ -456,9 +437,10 @@ func (p *paimonInput) releaseReader() {
 // with building and delivering this one (issue 4: a single goroutine doing
 // everything left one of two cores idle). Batch boundaries, skipping and
 // error positions are decided here exactly as if the rows were read inline.
-func (p *paimonInput) fillBatch() (service.MessageBatch, error) {
+func (p *paimonInput) fillBatch() (*sentBatch, int, error) {
 	sp := p.plan.Splits[p.splitIdx]
-	batch := make(service.MessageBatch, 0, p.cfg.BatchSize)
+	batch := &sentBatch{tmpls: p.tmpls}
+	n := 0 // rows that become messages
 	var partition service.ImmutableAny
 	if sp.Partition != nil {
 		partition = service.ImmutableAny{V: sp.Partition}
@@ -466,7 +448,7 @@ func (p *paimonInput) fillBatch() (service.MessageBatch, error) {
 		partition = service.ImmutableAny{V: map[string]any{}}
 	}
 	taken := int64(0)
-	for len(batch) < p.cfg.BatchSize {
+	for n < p.cfg.BatchSize {
 		if p.chunk == nil || p.chunkRow >= p.chunk.n {
 			c, encodeErr, err := p.pf.next()
 			if c == nil {
@@ -474,26 +456,26 @@ func (p *paimonInput) fillBatch() (service.MessageBatch, error) {
 				if err != nil {
 					// Rows of this partial batch are not delivered.
 					if encodeErr {
-						return nil, fmt.Errorf("split bucket %d of snapshot %d of %s: %w", sp.Bucket, p.plan.SnapshotID, p.cfg.FullName(), err)
+						return nil, 0, fmt.Errorf("split bucket %d of snapshot %d of %s: %w", sp.Bucket, p.plan.SnapshotID, p.cfg.FullName(), err)
 					}
-					return nil, fmt.Errorf("read split bucket %d of snapshot %d of %s (file %s): %w", sp.Bucket, p.plan.SnapshotID, p.cfg.FullName(), sp.File, err)
+					return nil, 0, fmt.Errorf("read split bucket %d of snapshot %d of %s (file %s): %w", sp.Bucket, p.plan.SnapshotID, p.cfg.FullName(), sp.File, err)
 				}
 				p.splitDone += taken
 				if p.skip > 0 {
-					return nil, fmt.Errorf("split bucket %d of snapshot %d of %s (file %s) has fewer rows on re-read than already delivered", sp.Bucket, p.plan.SnapshotID, p.cfg.FullName(), sp.File)
+					return nil, 0, fmt.Errorf("split bucket %d of snapshot %d of %s (file %s) has fewer rows on re-read than already delivered", sp.Bucket, p.plan.SnapshotID, p.cfg.FullName(), sp.File)
 				}
 				p.planFilesDone += sp.FileCount
 				p.splitIdx++
 				p.splitDone = 0
-				return batch, nil
+				return batch, n, nil
 			}
 			p.chunk, p.chunkRow = c, 0
 			continue
 		}
 		if p.skip > 0 {
-			n := min(p.skip, int64(p.chunk.n-p.chunkRow))
-			p.chunkRow += int(n)
-			p.skip -= n
+			k := min(p.skip, int64(p.chunk.n-p.chunkRow))
+			p.chunkRow += int(k)
+			p.skip -= k
 			continue
 		}
 		i := p.chunkRow
@@ -504,15 +486,17 @@ func (p *paimonInput) fillBatch() (service.MessageBatch, error) {
 			continue
 		}
 		// Every row of a split has the same metadata but its kind, so each
-		// message is a shallow copy of a per-kind template: Benthos shares the
-		// template's metadata map copy-on-write instead of building one map
-		// per row (that was a third of the input's CPU time).
-		msg := p.template(kind, sp, partition).Copy()
-		msg.SetBytes(p.chunk.row(i))
-		batch = append(batch, msg)
+		// message will be a shallow copy of a per-kind template: Benthos
+		// shares the template's metadata map copy-on-write instead of
+		// building one map per row (that was a third of the input's CPU
+		// time). The template is made now, while the plan it describes is
+		// current; the batch may be built again much later (replays).
+		p.template(kind, sp, partition)
+		batch.add(p.chunk, i)
+		n++
 	}
 	p.splitDone += taken
-	return batch, nil
+	return batch, n, nil
 }
 
 // encodedRows is one record batch of a split as JSON bodies, back to back in
@@ -647,19 +631,15 @@ func (pf *prefetcher) stop() {
 	pf.rr.Release()
 }
 
-// template returns the message whose metadata every row of kind in the
-// current split copies. Templates are dropped when a split is opened.
-func (p *paimonInput) template(kind string, sp *Split, partition service.ImmutableAny) *service.Message {
-	k := kindIndex(kind)
-	if k >= 0 && p.tmpls[k] != nil {
-		return p.tmpls[k]
+// template makes sure the current split has the metadata template of kind.
+// Templates are per split: openSplit starts a new set.
+func (p *paimonInput) template(kind string, sp *Split, partition service.ImmutableAny) {
+	if p.tmpls.get(kind) != nil {
+		return
 	}
 	msg := service.NewMessage(nil)
 	p.setMeta(msg, kind, sp, partition)
-	if k >= 0 {
-		p.tmpls[k] = msg
-	}
-	return msg
+	p.tmpls.put(kind, msg)
 }
 
 // kindIndex maps the row kinds to template slots, -1 for a kind that is

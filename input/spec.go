@@ -142,6 +142,10 @@ type Config struct {
 
 	CheckpointLimit int // un-acknowledged rows
 
+	// AutoReplayNacks sends batches the pipeline rejects again (true, the
+	// default) instead of dropping them.
+	AutoReplayNacks bool
+
 	// Storage configures object-store access (the storage field), ready
 	// for paimon.WithStorageOptions. The zero value is the SDK defaults.
 	Storage objstore.Options
@@ -233,8 +237,10 @@ acknowledged: delivery is at-least-once, and rows of that snapshot may be seen t
 
 Without ` + "`consumer_id`" + ` nothing is written and every start applies ` + "`scan_mode`" + ` afresh.
 
-Rejected messages are retried while ` + "`auto_replay_nacks`" + ` is true (the default). With it false a
-rejected message counts as handled, and progress moves past it: use that only with a ` + "`fallback`" + `
+Rejected messages are retried while ` + "`auto_replay_nacks`" + ` is true (the default): a rejected batch is
+sent again whole the first time (rows of it the output did accept may arrive twice), then only the
+messages the output rejected, with a back-off growing to one second between attempts. With it false
+a rejected message counts as handled, and progress moves past it: use that only with a ` + "`fallback`" + `
 output that captures failures.
 
 A ` + "`buffer`" + ` other than ` + "`none`" + ` acknowledges rows when they enter the buffer, so progress would be stored
@@ -260,6 +266,9 @@ Several replicas with the same table can split the work by bucket: replica ` + "
 - ` + "`paimon_rows_read`" + `, ` + "`paimon_files_read`" + `, ` + "`paimon_bytes_read`" + ` (counters)
 - ` + "`paimon_plan_latency`" + ` (timer, ns): time to plan one snapshot
 - ` + "`paimon_committed_snapshot`" + ` (gauge): the ` + "`nextSnapshot`" + ` last written to the consumer file
+- ` + "`paimon_storage_requests`" + `, ` + "`paimon_storage_request_errors`" + ` (counters, label ` + "`operation`" + `): storage calls, retries included
+- ` + "`paimon_replayed_rows`" + ` (counter): rows sent again after the pipeline rejected them
+- ` + "`paimon_rejected_batches`" + ` (counter): rejected batches dropped because ` + "`auto_replay_nacks`" + ` is false
 `
 
 // Spec returns the configuration spec of the paimon input.
@@ -758,6 +767,9 @@ func parseConfig(pc *service.ParsedConfig) (Config, error) {
 		}
 	}
 	if c.CheckpointLimit, err = pc.FieldInt(fieldCheckpointLimit); err != nil {
+		return c, err
+	}
+	if c.AutoReplayNacks, err = pc.FieldBool(service.AutoRetryNacksToggleFieldName); err != nil {
 		return c, err
 	}
 	if c.CheckpointLimit < c.BatchSize {

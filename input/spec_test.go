@@ -240,7 +240,7 @@ func TestParseConfigDefaults(t *testing.T) {
 		Warehouse: "/wh", Database: "db", Table: "t", Branch: "main", ScanMode: ScanLatestFull,
 		PollInterval: 5 * time.Second, ShardIndex: 0, ShardCount: 1, IncludeRowKind: true,
 		BatchSize: 1024, CommitPeriod: 5 * time.Second, HeartbeatInterval: time.Minute,
-		OnExpired: ExpiredFail, UpsertMode: UpsertOff, ThrottleInterval: time.Second, CheckpointLimit: 8192,
+		OnExpired: ExpiredFail, UpsertMode: UpsertOff, ThrottleInterval: time.Second, CheckpointLimit: 8192, AutoReplayNacks: true,
 		// The spec's defaults, spelled explicitly (fileio's own defaults are
 		// the same values).
 		Storage: objstore.Options{MaxRetries: 5, RequestTimeout: time.Minute},
