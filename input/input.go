@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/redpanda-data/benthos/v4/public/service"
 
 	"github.com/connect-paimon/connect-paimon/input/checkpoint"
@@ -523,112 +522,6 @@ func (c *encodedRows) row(i int) []byte {
 		start = c.ends[i-1]
 	}
 	return c.body[start:c.ends[i]:c.ends[i]]
-}
-
-// prefetchDepth is how many encoded record batches a split's goroutine may
-// hold ready beyond the one being delivered: one is enough to keep both
-// stages busy, the second absorbs jitter. Memory stays bounded by a few
-// record batches per input.
-const prefetchDepth = 2
-
-// prefetcher owns one split's record reader and the encoder on its own
-// goroutine until stop. The reader and encoder are never touched by another
-// goroutine while it runs, and Arrow records never leave it: only encoded
-// bytes do, so no record outlives its reader.
-type prefetcher struct {
-	out  chan *encodedRows
-	quit chan struct{}
-	done chan struct{}
-	rr   array.RecordReader
-	// err is why the goroutine stopped early, nil at the end of the split.
-	// encodeErr tells a record the encoder refused from a failed read,
-	// because the two are reported differently. Both are written before out
-	// is closed, which publishes them to next.
-	err       error
-	encodeErr bool
-}
-
-// startPrefetch starts reading rr. Rows drop reports as dropped are not
-// encoded (upsert_mode), but still occupy their position so that skipping
-// and counting stay positional. ctx is the input's stop context: Close
-// cancels it, which also interrupts a reader blocked on I/O.
-func startPrefetch(ctx context.Context, rr array.RecordReader, enc *RowEncoder, drop func(string) bool) *prefetcher {
-	pf := &prefetcher{
-		out:  make(chan *encodedRows, prefetchDepth),
-		quit: make(chan struct{}),
-		done: make(chan struct{}),
-		rr:   rr,
-	}
-	go pf.run(ctx, enc, drop)
-	return pf
-}
-
-func (pf *prefetcher) run(ctx context.Context, enc *RowEncoder, drop func(string) bool) {
-	defer close(pf.done)
-	defer close(pf.out)
-	bytesPerRow := 128
-	for pf.rr.Next() {
-		rec := pf.rr.RecordBatch()
-		c := &encodedRows{n: int(rec.NumRows())}
-		if err := enc.Reset(rec); err != nil {
-			pf.err, pf.encodeErr = err, true
-			return
-		}
-		if enc.HasRowKind() {
-			c.kinds = make([]string, c.n)
-		}
-		c.ends = make([]int, c.n)
-		// Size the buffer from the previous batch's rows so it rarely
-		// grows (each growth copies everything encoded so far).
-		c.body = make([]byte, 0, c.n*(bytesPerRow+bytesPerRow/8))
-		for i := 0; i < c.n; i++ {
-			if c.kinds != nil {
-				c.kinds[i] = enc.RowKind(i)
-				if drop(c.kinds[i]) {
-					c.ends[i] = len(c.body)
-					continue
-				}
-			}
-			c.body = enc.AppendRow(c.body, i)
-			c.ends[i] = len(c.body)
-		}
-		if c.n > 0 && len(c.body) > 0 {
-			bytesPerRow = len(c.body)/c.n + 1
-		}
-		select {
-		case pf.out <- c:
-		case <-pf.quit:
-			pf.err = errPrefetchStopped
-			return
-		case <-ctx.Done():
-			// Never let an interrupted split look finished: the input
-			// would move past rows it has not delivered.
-			pf.err = ctx.Err()
-			return
-		}
-	}
-	pf.err = pf.rr.Err()
-}
-
-// errPrefetchStopped is only seen if next is called after stop, which the
-// input never does; it keeps such a misuse from reading as a finished split.
-var errPrefetchStopped = errors.New("split reader stopped")
-
-// next returns the next encoded record batch, or nil and the reason the
-// split ended: a nil error at its end, the read or encode error otherwise.
-func (pf *prefetcher) next() (rows *encodedRows, encodeErr bool, err error) {
-	if c, ok := <-pf.out; ok {
-		return c, false, nil
-	}
-	return nil, pf.encodeErr, pf.err
-}
-
-// stop ends the goroutine, waits for it, then releases the reader: the
-// reader must not be released while the goroutine may still call it.
-func (pf *prefetcher) stop() {
-	close(pf.quit)
-	<-pf.done
-	pf.rr.Release()
 }
 
 // template makes sure the current split has the metadata template of kind.

@@ -1,0 +1,177 @@
+package input
+
+import (
+	"context"
+	"errors"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// A split is read by two goroutines in a pipeline: one decodes record
+// batches (Parquet/Avro, merging, filters), the other renders them as JSON
+// bodies, while the input's ReadBatch builds messages from the bodies. Each
+// stage is about a third of the CPU of a `paimon → drop` pipeline; run one
+// after the other on a single goroutine, decoding and encoding became the
+// critical path and left part of the second core idle (issue 4).
+
+// prefetchDepth is how many encoded record batches may wait beyond the one
+// being delivered: one keeps the stages busy, the second absorbs jitter.
+const prefetchDepth = 2
+
+// decodeDepth is how many decoded record batches may wait for the encoder.
+// Memory stays bounded by a few record batches per input.
+const decodeDepth = 1
+
+// prefetcher owns one split's record reader and the encoder until stop. The
+// reader is only touched by the decoding goroutine and the encoder only by
+// the encoding one, and Arrow records never leave the prefetcher: only
+// encoded bytes do, so no record outlives its reader.
+type prefetcher struct {
+	out  chan *encodedRows
+	quit chan struct{}
+	done chan struct{}
+	rr   array.RecordReader
+	// err is why the split ended early, nil at its end. encodeErr tells a
+	// record the encoder refused from a failed read, because the two are
+	// reported differently. Both are written before out is closed, which
+	// publishes them to next.
+	err       error
+	encodeErr bool
+}
+
+// startPrefetch starts reading rr. Rows drop reports as dropped are not
+// encoded (upsert_mode), but still occupy their position so that skipping
+// and counting stay positional. ctx is the input's stop context: Close
+// cancels it, which also interrupts a reader blocked on I/O.
+func startPrefetch(ctx context.Context, rr array.RecordReader, enc *RowEncoder, drop func(string) bool) *prefetcher {
+	pf := &prefetcher{
+		out:  make(chan *encodedRows, prefetchDepth),
+		quit: make(chan struct{}),
+		done: make(chan struct{}),
+		rr:   rr,
+	}
+	go pf.run(ctx, enc, drop)
+	return pf
+}
+
+// run encodes what decode produces, and returns only once decode has
+// returned too, so that stop may release the reader.
+func (pf *prefetcher) run(ctx context.Context, enc *RowEncoder, drop func(string) bool) {
+	defer close(pf.done)
+	defer close(pf.out)
+	recs := make(chan arrow.RecordBatch, decodeDepth)
+	stopDecode := make(chan struct{})
+	var readErr error
+	decoded := make(chan struct{})
+	go func() {
+		defer close(decoded)
+		defer close(recs)
+		readErr = pf.decode(ctx, recs, stopDecode)
+	}()
+	defer func() {
+		close(stopDecode)
+		<-decoded
+		for rec := range recs {
+			rec.Release()
+		}
+	}()
+
+	bytesPerRow := 128
+	for rec := range recs {
+		c, err := encodeRecord(enc, rec, drop, bytesPerRow)
+		rec.Release()
+		if err != nil {
+			pf.err, pf.encodeErr = err, true
+			return
+		}
+		if c.n > 0 && len(c.body) > 0 {
+			bytesPerRow = len(c.body)/c.n + 1
+		}
+		select {
+		case pf.out <- c:
+		case <-pf.quit:
+			pf.err = errPrefetchStopped
+			return
+		case <-ctx.Done():
+			// Never let an interrupted split look finished: the input
+			// would move past rows it has not delivered.
+			pf.err = ctx.Err()
+			return
+		}
+	}
+	// recs is closed: decode has returned and readErr is set.
+	<-decoded
+	pf.err = readErr
+	if pf.err == nil && ctx.Err() != nil {
+		pf.err = ctx.Err()
+	}
+}
+
+// decode sends each record batch of the split, retained, until the reader
+// ends or stop is closed; it returns the reader's error.
+func (pf *prefetcher) decode(ctx context.Context, recs chan<- arrow.RecordBatch, stop <-chan struct{}) error {
+	for pf.rr.Next() {
+		rec := pf.rr.RecordBatch()
+		rec.Retain()
+		select {
+		case recs <- rec:
+		case <-stop:
+			rec.Release()
+			return errPrefetchStopped
+		case <-ctx.Done():
+			rec.Release()
+			return ctx.Err()
+		}
+	}
+	return pf.rr.Err()
+}
+
+// encodeRecord renders one record batch as JSON bodies back to back, sizing
+// the buffer from the previous batch's rows so it rarely grows (each growth
+// copies everything encoded so far).
+func encodeRecord(enc *RowEncoder, rec arrow.RecordBatch, drop func(string) bool, bytesPerRow int) (*encodedRows, error) {
+	c := &encodedRows{n: int(rec.NumRows())}
+	if err := enc.Reset(rec); err != nil {
+		return nil, err
+	}
+	if enc.HasRowKind() {
+		c.kinds = make([]string, c.n)
+	}
+	c.ends = make([]int, c.n)
+	c.body = make([]byte, 0, c.n*(bytesPerRow+bytesPerRow/8))
+	for i := 0; i < c.n; i++ {
+		if c.kinds != nil {
+			c.kinds[i] = enc.RowKind(i)
+			if drop(c.kinds[i]) {
+				c.ends[i] = len(c.body)
+				continue
+			}
+		}
+		c.body = enc.AppendRow(c.body, i)
+		c.ends[i] = len(c.body)
+	}
+	return c, nil
+}
+
+// errPrefetchStopped is only seen if next is called after stop, which the
+// input never does; it keeps such a misuse from reading as a finished split.
+var errPrefetchStopped = errors.New("split reader stopped")
+
+// next returns the next encoded record batch, or nil and the reason the
+// split ended: a nil error at its end, the read or encode error otherwise.
+func (pf *prefetcher) next() (rows *encodedRows, encodeErr bool, err error) {
+	if c, ok := <-pf.out; ok {
+		return c, false, nil
+	}
+	return nil, pf.encodeErr, pf.err
+}
+
+// stop ends both goroutines, waits for them, then releases the reader: the
+// reader must not be released while the decoding goroutine may still call
+// it.
+func (pf *prefetcher) stop() {
+	close(pf.quit)
+	<-pf.done
+	pf.rr.Release()
+}
