@@ -26,20 +26,9 @@ type delivered struct {
 // may reject a batch by returning an error.
 func runStream(t *testing.T, src *fakeSource, cfgYAML string, consume func(batch []delivered) error) [][]delivered {
 	t.Helper()
-	env := service.NewEnvironment()
-	if err := Register(env, func(context.Context, Config) (Source, error) { return src, nil }); err != nil {
-		t.Fatal(err)
-	}
-	sb := env.NewStreamBuilder()
-	if err := sb.SetLoggerYAML("level: none"); err != nil {
-		t.Fatal(err)
-	}
-	if err := sb.AddInputYAML("paimon:\n  warehouse: /wh\n  table: db.t\n" + cfgYAML); err != nil {
-		t.Fatal(err)
-	}
 	var mu sync.Mutex
 	var out [][]delivered
-	if err := sb.AddBatchConsumerFunc(func(_ context.Context, b service.MessageBatch) error {
+	runStreamRaw(t, src, cfgYAML, func(b service.MessageBatch) error {
 		var batch []delivered
 		for _, m := range b {
 			body, err := m.AsBytes()
@@ -59,7 +48,26 @@ func runStream(t *testing.T, src *fakeSource, cfgYAML string, consume func(batch
 		out = append(out, batch)
 		mu.Unlock()
 		return nil
-	}); err != nil {
+	})
+	return out
+}
+
+// runStreamRaw runs the pipeline with consume as its output, for tests that
+// need the messages themselves (e.g. to build a BatchError).
+func runStreamRaw(t *testing.T, src *fakeSource, cfgYAML string, consume func(service.MessageBatch) error) {
+	t.Helper()
+	env := service.NewEnvironment()
+	if err := Register(env, func(context.Context, Config) (Source, error) { return src, nil }); err != nil {
+		t.Fatal(err)
+	}
+	sb := env.NewStreamBuilder()
+	if err := sb.SetLoggerYAML("level: none"); err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.AddInputYAML("paimon:\n  warehouse: /wh\n  table: db.t\n" + cfgYAML); err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.AddBatchConsumerFunc(func(_ context.Context, b service.MessageBatch) error { return consume(b) }); err != nil {
 		t.Fatal(err)
 	}
 	strm, err := sb.Build()
@@ -71,7 +79,6 @@ func runStream(t *testing.T, src *fakeSource, cfgYAML string, consume func(batch
 	if err := strm.Run(ctx); err != nil {
 		t.Fatalf("stream: %v", err)
 	}
-	return out
 }
 
 func bodies(batches [][]delivered) []string {

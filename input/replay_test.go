@@ -19,22 +19,11 @@ func TestPartialRejectionNarrowsReplays(t *testing.T) {
 	src := &fakeSource{eof: true, plans: []*Plan{{SnapshotID: 7, Splits: []*Split{
 		{Bucket: 0, Handle: fakeRows{ids: ids(1, 6), recordSize: 2}},
 	}}}}
-	env := service.NewEnvironment()
-	if err := Register(env, func(context.Context, Config) (Source, error) { return src, nil }); err != nil {
-		t.Fatal(err)
-	}
-	sb := env.NewStreamBuilder()
-	if err := sb.SetLoggerYAML("level: none"); err != nil {
-		t.Fatal(err)
-	}
-	if err := sb.AddInputYAML("paimon:\n  warehouse: /wh\n  table: db.t\n  consumer_id: c\n  batch_size: 3\n"); err != nil {
-		t.Fatal(err)
-	}
 	var mu sync.Mutex
 	deliveries := map[string]int{}
 	accepted := map[string]int{} // messages delivered without an error of their own
 	poisonLeft := 3
-	if err := sb.AddBatchConsumerFunc(func(_ context.Context, b service.MessageBatch) error {
+	runStreamRaw(t, src, "  consumer_id: c\n  batch_size: 3\n", func(b service.MessageBatch) error {
 		mu.Lock()
 		defer mu.Unlock()
 		var bErr *service.BatchError
@@ -55,18 +44,7 @@ func TestPartialRejectionNarrowsReplays(t *testing.T) {
 			return bErr
 		}
 		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	strm, err := sb.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if err := strm.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
+	})
 	want := map[string]int{
 		`{"id":1}`: 2, `{"id":2}`: 4, `{"id":3}`: 2, // whole batch once more, then id 2 alone
 		`{"id":4}`: 1, `{"id":5}`: 1, `{"id":6}`: 1,
@@ -87,6 +65,21 @@ func TestPartialRejectionNarrowsReplays(t *testing.T) {
 	if c := src.commitLog(); len(c) == 0 || c[len(c)-1] != 8 {
 		t.Fatalf("commits %v, want last 8", c)
 	}
+}
+
+// oneSplitInput is a connected input over one snapshot of one split; with
+// eof the source ends after it, otherwise it waits for a next snapshot.
+func oneSplitInput(t *testing.T, snapshot int64, rows []int64, eof bool, yaml string) *paimonInput {
+	t.Helper()
+	src := &fakeSource{eof: eof, plans: []*Plan{{SnapshotID: snapshot, Splits: []*Split{
+		{Bucket: 0, Handle: fakeRows{ids: rows}},
+	}}}}
+	in := directInput(t, src, yaml)
+	if err := in.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = in.Close(context.Background()) })
+	return in
 }
 
 // readAsync runs ReadBatch on a goroutine, so a test can act while it blocks.
@@ -140,15 +133,8 @@ func receive(t *testing.T, ch chan readOutcome) readOutcome {
 // TestReplayWhileWaitingForSnapshot: a rejection that arrives while the
 // input waits for the next snapshot is replayed at once, not after the wait.
 func TestReplayWhileWaitingForSnapshot(t *testing.T) {
-	src := &fakeSource{plans: []*Plan{{SnapshotID: 3, Splits: []*Split{
-		{Bucket: 0, Handle: fakeRows{ids: ids(1, 2)}},
-	}}}}
-	in := directInput(t, src, "consumer_id: c\n")
+	in := oneSplitInput(t, 3, ids(1, 2), false, "consumer_id: c\n")
 	ctx := context.Background()
-	if err := in.Connect(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close(ctx)
 	first := receive(t, readAsync(in))
 	if first.err != nil || !slices.Equal(first.bodies, idBodies(ids(1, 2))) {
 		t.Fatalf("first read: %v %v", first.bodies, first.err)
@@ -177,15 +163,8 @@ func TestReplayWhileWaitingForSnapshot(t *testing.T) {
 // may still be rejected; a rejection then is replayed, and the input ends
 // once everything is acknowledged.
 func TestEndWaitsForInFlightBatches(t *testing.T) {
-	src := &fakeSource{eof: true, plans: []*Plan{{SnapshotID: 1, Splits: []*Split{
-		{Bucket: 0, Handle: fakeRows{ids: ids(1, 3)}},
-	}}}}
-	in := directInput(t, src, "")
+	in := oneSplitInput(t, 1, ids(1, 3), true, "")
 	ctx := context.Background()
-	if err := in.Connect(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close(ctx)
 	first := receive(t, readAsync(in))
 	if first.err != nil {
 		t.Fatal(first.err)
@@ -208,15 +187,8 @@ func TestEndWaitsForInFlightBatches(t *testing.T) {
 // TestReplayInterruptedKeepsItsTurn: a caller context cancelled during a
 // replay's back-off puts the batch back; the next call sends it.
 func TestReplayInterruptedKeepsItsTurn(t *testing.T) {
-	src := &fakeSource{plans: []*Plan{{SnapshotID: 1, Splits: []*Split{
-		{Bucket: 0, Handle: fakeRows{ids: ids(1, 1)}},
-	}}}}
-	in := directInput(t, src, "")
+	in := oneSplitInput(t, 1, ids(1, 1), false, "")
 	ctx := context.Background()
-	if err := in.Connect(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close(ctx)
 	r := receive(t, readAsync(in))
 	_ = r.ack(ctx, errors.New("rejected")) // the first retry is immediate
 	r = receive(t, readAsync(in))
