@@ -29,6 +29,8 @@ func TestConstArray(t *testing.T) {
 		{types.DataType{Root: types.BigInt}, int64(1) << 40, "[1099511627776 1099511627776 1099511627776]"},
 		{types.DataType{Root: types.Double}, 2.5, "[2.5 2.5 2.5]"},
 		{types.DataType{Root: types.VarChar, Length: types.MaxLength}, "eu/west", `["eu/west" "eu/west" "eu/west"]`},
+		{types.DataType{Root: types.VarChar, Length: types.MaxLength}, "", `["" "" ""]`},
+		{types.DataType{Root: types.VarChar, Length: types.MaxLength}, "+I", `["+I" "+I" "+I"]`},
 		{types.DataType{Root: types.Date}, types.DateValue(19723), "[2024-01-01 2024-01-01 2024-01-01]"},
 		{types.DataType{Root: types.Decimal, Precision: 10, Scale: 3}, types.DecimalValue{Unscaled: decimal128.FromI64(1230), Precision: 10, Scale: 2}, "[12.3 12.3 12.3]"},
 		{types.DataType{Root: types.Timestamp, Precision: 6}, types.TimestampValue{Millis: 1000, NanoOfMilli: 5000}, "[1970-01-01 00:00:01.000005 1970-01-01 00:00:01.000005 1970-01-01 00:00:01.000005]"},
@@ -38,6 +40,9 @@ func TestConstArray(t *testing.T) {
 		arr, err := constArray(mem, c.v, c.typ, 3)
 		if err != nil {
 			t.Fatalf("%s: %v", c.typ, err)
+		}
+		if err := array.ValidateFull(arr); err != nil {
+			t.Fatalf("%s: invalid array: %v", c.typ, err)
 		}
 		got := arr.String()
 		if ts, ok := arr.(*array.Timestamp); ok {
@@ -67,6 +72,11 @@ func TestConstArray(t *testing.T) {
 		}
 		arr.Release()
 	}
+	empty, err := constArray(mem, "eu", types.DataType{Root: types.VarChar, Length: types.MaxLength}, 0)
+	if err != nil || empty.Len() != 0 || array.ValidateFull(empty) != nil {
+		t.Fatalf("zero copies: %v %v", empty, err)
+	}
+	empty.Release()
 	if _, err := constArray(mem, "x", types.DataType{Root: types.Int}, 1); err == nil {
 		t.Error("a string value for an INT column must be an error")
 	}
