@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -253,6 +254,13 @@ type realRun struct {
 // two spaces, below `paimon:`).
 func startReal(t *testing.T, rt *realTable, cfgYAML string) *realRun {
 	t.Helper()
+	return startRealRejecting(t, rt, cfgYAML, nil)
+}
+
+// startRealRejecting is startReal whose output rejects the batches reject
+// returns an error for; rejected rows are not recorded as delivered.
+func startRealRejecting(t *testing.T, rt *realTable, cfgYAML string, reject func([]delivered) error) *realRun {
+	t.Helper()
 	env := service.NewEnvironment()
 	r := &realRun{t: t, done: make(chan error, 1), metrics: &recMetrics{vals: map[string]int64{}, timers: map[string]int{}}, logs: &syncBuf{}}
 	if err := env.RegisterMetricsExporter("rec", service.NewConfigSpec(), func(*service.ParsedConfig, *service.Logger) (service.MetricsExporter, error) {
@@ -278,6 +286,11 @@ func startReal(t *testing.T, rt *realTable, cfgYAML string) *realRun {
 			d := delivered{body: string(body), meta: map[string]any{}}
 			_ = m.MetaWalkMut(func(k string, v any) error { d.meta[k] = v; return nil })
 			batch = append(batch, d)
+		}
+		if reject != nil {
+			if err := reject(batch); err != nil {
+				return err
+			}
 		}
 		r.mu.Lock()
 		r.got = append(r.got, batch...)
@@ -549,6 +562,43 @@ func TestRealFilterProjection(t *testing.T) {
 // real -U/+U/-D records (pypaimon's rowkind.field): the row kind metadata
 // matches the kind each record was written with (its rk column), and the
 // upsert modes drop exactly the kinds they name.
+// TestRealRejectedBatchesReplayed rejects every third batch of a real
+// table's read (batches of 7 rows cut across record batches, splits and
+// snapshots): every row is delivered in the end, rejected rows exactly once
+// more, and the consumer reaches the end only after the replays were
+// accepted.
+func TestRealRejectedBatchesReplayed(t *testing.T) {
+	rt := newRealTable(t, "db.t", pyOp{"bucket": 2, "partitioned": true},
+		pyOp{"op": "append", "start": 0, "count": 100, "part": "a"},
+		pyOp{"op": "append", "start": 100, "count": 100, "part": "b"},
+		pyOp{"op": "append", "start": 200, "count": 100, "part": "a"})
+	var mu sync.Mutex
+	calls, rejected := 0, 0
+	r := startRealRejecting(t, rt, "  consumer_id: c\n  batch_size: 7\n  commit_period: 50ms\n  scan_mode: from-snapshot\n  snapshot_id: 1\n  end: {at_latest: true}\n", func(b []delivered) error {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		if calls%3 == 0 {
+			rejected += len(b)
+			return errors.New("sink unavailable")
+		}
+		return nil
+	})
+	got := r.wait()
+	if ids := realIDs(got); !slices.Equal(ids, idRange(0, 300)) {
+		t.Fatalf("accepted %d rows, want ids 0..299 each once: %v", len(ids), ids)
+	}
+	if rejected == 0 {
+		t.Fatal("no batch was rejected: the test did not exercise replays")
+	}
+	if n := r.metrics.get("paimon_replayed_rows"); n != int64(rejected) {
+		t.Errorf("paimon_replayed_rows %d, want the %d rejected rows", n, rejected)
+	}
+	if n := rt.consumerNext("c"); n != 4 {
+		t.Errorf("consumer nextSnapshot %d, want 4 after snapshots 1-3", n)
+	}
+}
+
 func TestRealUpsertMode(t *testing.T) {
 	rt := newRealTable(t, "db.pk", pyOp{"pk": true, "bucket": 1},
 		pyOp{"op": "rows", "rows": []map[string]any{
