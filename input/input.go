@@ -62,7 +62,8 @@ type inputMetrics struct {
 	replayed  *service.MetricCounter
 }
 
-// paimonInput is the service.BatchInput. ReadBatch runs on one goroutine;
+// paimonInput is the service.BatchInput. ReadBatch runs on one goroutine
+// and the reading it starts on another (replay.go);
 // acks, the committer and Close run on others. Locks: mu guards the
 // connection state, readSem serialises ReadBatch against Close's teardown,
 // commitMu orders consumer writes so the file never moves backwards.
@@ -222,30 +223,27 @@ func (p *paimonInput) maxInFlightBatches() int {
 
 // readBatch reads the next non-empty batch of rows of one split, blocking
 // while the table has nothing new. It runs on ReadBatch's background read
-// goroutine with the input's stop context.
-func (p *paimonInput) readBatch(ctx context.Context) (*sentBatch, error) {
+// goroutine and waits under the input's stop context only: a caller giving
+// up on ReadBatch does not abandon the read, Close does.
+func (p *paimonInput) readBatch() (*sentBatch, error) {
+	ctx := p.stopCtx
 	select {
 	case p.readSem <- struct{}{}:
 	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-p.stopCtx.Done():
 		return nil, service.ErrEndOfInput
 	}
 	defer func() { <-p.readSem }()
 
 	src := p.source()
 	if src == nil {
-		if p.stopCtx.Err() != nil {
+		if ctx.Err() != nil {
 			return nil, service.ErrEndOfInput
 		}
 		return nil, service.ErrNotConnected
 	}
 	for {
-		if err := ctx.Err(); err != nil {
-			if p.stopCtx.Err() != nil {
-				return nil, service.ErrEndOfInput
-			}
-			return nil, err
+		if ctx.Err() != nil {
+			return nil, service.ErrEndOfInput
 		}
 		if p.plan == nil {
 			if p.ended {
@@ -432,10 +430,10 @@ func (p *paimonInput) releaseReader() {
 // reopened by the next call, skipping the rows already delivered.
 //
 // The rows arrive decoded and JSON-encoded from the split's prefetch
-// goroutine, so that decoding and encoding the next record batch overlaps
-// with building and delivering this one (issue 4: a single goroutine doing
-// everything left one of two cores idle). Batch boundaries, skipping and
-// error positions are decided here exactly as if the rows were read inline.
+// goroutines (prefetch.go), so that decoding and encoding the next record
+// batches overlap with cutting and delivering this one. Batch boundaries,
+// skipping and error positions are decided here exactly as if the rows were
+// read inline. The batch is kept as row positions (replay.go).
 func (p *paimonInput) fillBatch() (*sentBatch, int, error) {
 	sp := p.plan.Splits[p.splitIdx]
 	batch := &sentBatch{tmpls: p.tmpls}
@@ -496,32 +494,6 @@ func (p *paimonInput) fillBatch() (*sentBatch, int, error) {
 	}
 	p.splitDone += taken
 	return batch, n, nil
-}
-
-// encodedRows is one record batch of a split as JSON bodies, back to back in
-// one buffer: one allocation per record batch instead of one per row.
-type encodedRows struct {
-	n     int
-	body  []byte
-	ends  []int    // ends[i] is the end of row i in body; rows start where the previous ends
-	kinds []string // row kinds, nil when the records have no row kind column
-}
-
-func (c *encodedRows) kind(i int) string {
-	if c.kinds == nil {
-		return ""
-	}
-	return c.kinds[i]
-}
-
-// row returns row i's body, capped so that a processor appending to it
-// reallocates instead of overwriting the next row.
-func (c *encodedRows) row(i int) []byte {
-	start := 0
-	if i > 0 {
-		start = c.ends[i-1]
-	}
-	return c.body[start:c.ends[i]:c.ends[i]]
 }
 
 // template makes sure the current split has the metadata template of kind.

@@ -40,6 +40,32 @@ type prefetcher struct {
 	encodeErr bool
 }
 
+// encodedRows is one record batch of a split as JSON bodies, back to back in
+// one buffer: one allocation per record batch instead of one per row.
+type encodedRows struct {
+	n     int
+	body  []byte
+	ends  []int    // ends[i] is the end of row i in body; rows start where the previous ends
+	kinds []string // row kinds, nil when the records have no row kind column
+}
+
+func (c *encodedRows) kind(i int) string {
+	if c.kinds == nil {
+		return ""
+	}
+	return c.kinds[i]
+}
+
+// row returns row i's body, capped so that a processor appending to it
+// reallocates instead of overwriting the next row.
+func (c *encodedRows) row(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = c.ends[i-1]
+	}
+	return c.body[start:c.ends[i]:c.ends[i]]
+}
+
 // startPrefetch starts reading rr. Rows drop reports as dropped are not
 // encoded (upsert_mode), but still occupy their position so that skipping
 // and counting stay positional. ctx is the input's stop context: Close

@@ -239,7 +239,7 @@ func (p *paimonInput) ReadBatch(ctx context.Context) (service.MessageBatch, serv
 			ch := make(chan readResult, 1)
 			p.reading = ch
 			go func() {
-				b, err := p.readBatch(p.stopCtx)
+				b, err := p.readBatch()
 				ch <- readResult{b, err}
 			}()
 		}
