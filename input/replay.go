@@ -223,9 +223,12 @@ func (p *paimonInput) ReadBatch(ctx context.Context) (service.MessageBatch, serv
 				case <-t.C:
 				case <-ctx.Done():
 					t.Stop()
-					p.replays.pushFront(b)
-					return nil, nil, ctx.Err()
 				}
+			}
+			if err := ctx.Err(); err != nil {
+				// The caller gave up: keep the batch's turn for the next call.
+				p.replays.pushFront(b)
+				return nil, nil, err
 			}
 			return p.deliver(b, true)
 		}

@@ -184,8 +184,9 @@ func TestEndWaitsForInFlightBatches(t *testing.T) {
 	}
 }
 
-// TestReplayInterruptedKeepsItsTurn: a caller context cancelled during a
-// replay's back-off puts the batch back; the next call sends it.
+// TestReplayInterruptedKeepsItsTurn: a caller that gives up during a
+// replay's back-off gets its context's error and the batch stays first in
+// line; the next call sends it, after the back-off.
 func TestReplayInterruptedKeepsItsTurn(t *testing.T) {
 	in := oneSplitInput(t, 1, ids(1, 1), false, "")
 	ctx := context.Background()
@@ -193,14 +194,18 @@ func TestReplayInterruptedKeepsItsTurn(t *testing.T) {
 	_ = r.ack(ctx, errors.New("rejected")) // the first retry is immediate
 	r = receive(t, readAsync(in))
 	_ = r.ack(ctx, errors.New("rejected")) // the next one waits replayBackoff(2)
-	short, cancel := context.WithTimeout(ctx, time.Millisecond)
-	defer cancel()
-	if _, _, err := in.ReadBatch(short); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("ReadBatch during back-off with an expiring context: %v", err)
+	gone, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, _, err := in.ReadBatch(gone); !errors.Is(err, context.Canceled) {
+		t.Fatalf("ReadBatch with a cancelled context during back-off: %v", err)
 	}
+	start := time.Now()
 	r = receive(t, readAsync(in))
 	if r.err != nil || !slices.Equal(r.bodies, idBodies(ids(1, 1))) {
 		t.Fatalf("after the interrupted back-off: %v %v", r.bodies, r.err)
+	}
+	if waited := time.Since(start); waited < replayBackoff(2) {
+		t.Fatalf("third delivery after %s, want the back-off of %s first", waited, replayBackoff(2))
 	}
 }
 
