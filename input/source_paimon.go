@@ -10,7 +10,6 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
-	"github.com/connect-paimon/connect-paimon/paimon/read"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -109,7 +108,7 @@ type tableSource struct {
 	tbl   *paimon.Table
 	read  *paimon.Read
 	scan  *paimon.StreamingScan
-	stats read.Stats
+	stats paimon.ReadStats
 }
 
 // ReadCounts reports the files and bytes the reads really opened, which
@@ -142,13 +141,9 @@ func (s *tableSource) Next(ctx context.Context) (*Plan, error) {
 				out.Partition[k] = metaValue(vals[i])
 			}
 		}
-		in := x.Internal()
-		out.FileCount = len(in.Files)
-		for i, f := range in.Files {
-			if i == 0 {
-				out.File = f.Path
-			}
-			out.Bytes += f.Meta.FileSize
+		out.FileCount, out.Bytes = x.FileCount(), x.Bytes()
+		if files := x.Files(); len(files) > 0 {
+			out.File = files[0]
 		}
 		plan.Splits = append(plan.Splits, out)
 	}

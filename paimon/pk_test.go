@@ -61,7 +61,7 @@ func readLines(t *testing.T, path string) []string {
 // pypaimon's merged read.
 func TestPrimaryKeyBatchRead(t *testing.T) {
 	ctx := context.Background()
-	wh := filepath.Join("mergetree", "testdata", "warehouse")
+	wh := filepath.Join("internal", "mergetree", "testdata", "warehouse")
 	cat, err := paimon.OpenCatalog(ctx, wh)
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +85,7 @@ func TestPrimaryKeyBatchRead(t *testing.T) {
 				}
 				return
 			}
-			want := readLines(t, filepath.Join("mergetree", "testdata", "expected", "pk."+name, "merged.jsonl"))
+			want := readLines(t, filepath.Join("internal", "mergetree", "testdata", "expected", "pk."+name, "merged.jsonl"))
 			if name == "agg" {
 				// pypaimon 2.1.0's listagg drops blank inputs, Java Paimon
 				// (the reference) joins them; see the same correction in

@@ -8,9 +8,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/read"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
-	"github.com/connect-paimon/connect-paimon/paimon/read"
-	"github.com/connect-paimon/connect-paimon/paimon/scan"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
@@ -155,8 +156,36 @@ func (sp *Split) Files() []string {
 // SnapshotID returns the snapshot the split belongs to.
 func (sp *Split) SnapshotID() int64 { return sp.s.SnapshotID }
 
-// Internal exposes the planner's split for the streaming and admin layers.
-func (sp *Split) Internal() *scan.Split { return sp.s }
+// FileCount returns the number of data files the split reads.
+func (sp *Split) FileCount() int { return len(sp.s.Files) }
+
+// Bytes returns the total size of the split's data files.
+func (sp *Split) Bytes() int64 {
+	var n int64
+	for _, f := range sp.s.Files {
+		n += f.Meta.FileSize
+	}
+	return n
+}
+
+// FileInfo describes one data file of a split, as its manifest entry
+// records it.
+type FileInfo struct {
+	Path     string
+	Level    int32
+	RowCount int64
+	Size     int64
+	SchemaID int64
+}
+
+// DataFiles describes the split's data files, in read order.
+func (sp *Split) DataFiles() []FileInfo {
+	out := make([]FileInfo, len(sp.s.Files))
+	for i, f := range sp.s.Files {
+		out[i] = FileInfo{Path: f.Path, Level: f.Meta.Level, RowCount: f.Meta.RowCount, Size: f.Meta.FileSize, SchemaID: f.Meta.SchemaID}
+	}
+	return out
+}
 
 // resolve picks the snapshot and the read schema.
 func (rb *ReadBuilder) resolve(ctx context.Context) (*snapshot.Snapshot, *schema.TableSchema, error) {
@@ -231,8 +260,20 @@ func (rb *ReadBuilder) planner(sch *schema.TableSchema) *scan.Planner {
 // Read reads splits.
 type Read struct{ rb *ReadBuilder }
 
+// ReadStats are counters of the files, bytes and rows reads really opened;
+// a caller can read them while reads run.
+type ReadStats = read.Stats
+
+// RowKindColumn is the name of the string column holding each row's kind
+// (+I, -U, +U, -D) when a read includes row kinds (pypaimon's name).
+const RowKindColumn = read.RowKindColumn
+
+// DefaultBatchSize is the number of rows per record batch when a read
+// does not set one.
+const DefaultBatchSize = format.DefaultBatchSize
+
 // WithStats makes reads count files, bytes and rows into st.
-func (r *Read) WithStats(st *read.Stats) *Read {
+func (r *Read) WithStats(st *ReadStats) *Read {
 	rb := *r.rb
 	rb.stats = st
 	return &Read{rb: &rb}

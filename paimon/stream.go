@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/read"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
-	"github.com/connect-paimon/connect-paimon/paimon/read"
-	"github.com/connect-paimon/connect-paimon/paimon/scan"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
 )

@@ -1,5 +1,5 @@
 """Writes primary-key tables with pypaimon 2.1.0 and pypaimon's merged reads of them, the
-oracle for paimon/mergetree:
+oracle for paimon/internal/mergetree:
 
     python gen_pk.py --warehouse OUT/warehouse --expected OUT/expected [--tables pk.dedup,...]
 

@@ -22,7 +22,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/connect-paimon/connect-paimon/paimon"
-	"github.com/connect-paimon/connect-paimon/paimon/format"
 )
 
 // Shapes of the generated tables; they must match the constants of
@@ -186,7 +185,7 @@ func rawRead(ctx context.Context, tb testing.TB, path string, proj []string) int
 		}
 		cols = append(cols, i)
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: format.DefaultBatchSize}, memory.DefaultAllocator)
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: paimon.DefaultBatchSize}, memory.DefaultAllocator)
 	if err != nil {
 		tb.Fatal(err)
 	}

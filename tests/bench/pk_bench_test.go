@@ -93,8 +93,8 @@ func readPK(ctx context.Context, tb testing.TB, rb *paimon.ReadBuilder) pkReadRe
 		if res.levels[b] == nil {
 			res.levels[b] = map[string]int{}
 		}
-		for _, f := range sp.Internal().Files {
-			res.levels[b][strconv.Itoa(int(f.Meta.Level))]++
+		for _, f := range sp.DataFiles() {
+			res.levels[b][strconv.Itoa(int(f.Level))]++
 			res.files++
 		}
 		rr, err := rd.Read(ctx, sp)

@@ -33,7 +33,7 @@ import (
 
 	_ "github.com/connect-paimon/connect-paimon/input"
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
-	"github.com/connect-paimon/connect-paimon/paimon/format"
+	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
 // wideRows must match make_tables.py (8 commits of 131,072 rows).
@@ -140,7 +140,7 @@ func rawDecode(tb testing.TB, files []string) int64 {
 		if err != nil {
 			tb.Fatalf("%s: %v", path, err)
 		}
-		fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: format.DefaultBatchSize, Parallel: true}, memory.DefaultAllocator)
+		fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: paimon.DefaultBatchSize, Parallel: true}, memory.DefaultAllocator)
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -11,9 +11,9 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/connect-paimon/connect-paimon/paimon/binrow"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
-	"github.com/connect-paimon/connect-paimon/paimon/manifest"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/binrow"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/manifest"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/snapshot"

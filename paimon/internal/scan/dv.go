@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
-	"github.com/connect-paimon/connect-paimon/paimon/manifest"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/manifest"
 	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
 )
 

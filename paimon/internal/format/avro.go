@@ -13,8 +13,8 @@ import (
 	"github.com/twmb/avro"
 	"github.com/twmb/avro/ocf"
 
-	"github.com/connect-paimon/connect-paimon/paimon/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 

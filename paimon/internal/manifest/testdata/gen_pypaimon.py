@@ -1,4 +1,4 @@
-"""Regenerates the pypaimon-written manifest fixtures of paimon/manifest.
+"""Regenerates the pypaimon-written manifest fixtures of paimon/internal/manifest.
 
 Run: resources/.venv/bin/python (or $PAIMON_PYTHON) gen_pypaimon.py <scratch warehouse dir>
 (pypaimon 2.1.0). It writes small tables, copies every Avro file under each table's

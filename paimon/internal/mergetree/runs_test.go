@@ -17,9 +17,9 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
-	"github.com/connect-paimon/connect-paimon/paimon/manifest"
-	"github.com/connect-paimon/connect-paimon/paimon/mergetree"
-	"github.com/connect-paimon/connect-paimon/paimon/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/manifest"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 )
 

@@ -1,4 +1,4 @@
-"""Generates the data-file fixtures of paimon/format.
+"""Generates the data-file fixtures of paimon/internal/format.
 
 Run with the pypaimon 2.1.0 venv:  resources/.venv/bin/python (or $PAIMON_PYTHON) gen.py
 Outputs (all small, committed so tests run offline):

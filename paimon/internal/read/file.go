@@ -7,11 +7,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/connect-paimon/connect-paimon/paimon/arrowconv"
-	"github.com/connect-paimon/connect-paimon/paimon/cast"
-	"github.com/connect-paimon/connect-paimon/paimon/deletionvector"
-	"github.com/connect-paimon/connect-paimon/paimon/format"
-	"github.com/connect-paimon/connect-paimon/paimon/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/cast"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/deletionvector"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
