@@ -8,7 +8,6 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/manifest"
-	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
@@ -79,7 +78,7 @@ func checkSupported(s *schema.TableSchema) error {
 		return fmt.Errorf("table type %q: %w", tt, ErrUnsupported)
 	}
 	if len(s.PrimaryKeys) > 0 {
-		if err := mergetree.CheckSupported(s); err != nil {
+		if _, err := s.MergeOptions(); err != nil {
 			return err
 		}
 	}
@@ -154,7 +153,7 @@ func (t *Table) planner(sch *schema.TableSchema, filter *predicate.Predicate, bu
 
 // batchLevels is the level filter of batch reads.
 func batchLevels(sch *schema.TableSchema) func(int32) bool {
-	if len(sch.PrimaryKeys) > 0 && mergetree.SkipLevel0(sch) {
+	if len(sch.PrimaryKeys) > 0 && sch.BatchScanSkipLevel0() {
 		return func(l int32) bool { return l > 0 }
 	}
 	return nil

@@ -39,11 +39,15 @@ type TableSchema struct {
 	// PartitionKeys and PrimaryKeys are column names in key order.
 	PartitionKeys, PrimaryKeys []string
 	// Options are all table options with the version defaults applied.
+	// Never change them in place: derive a schema with WithOptions.
 	Options map[string]string
 	// Comment is the table comment ("" when absent or null).
 	Comment string
 	// TimeMillis is the creation time in epoch milliseconds (0 when absent).
 	TimeMillis int64
+
+	// merge is the parsed MergeOptions of a primary-key schema from Parse.
+	merge *mergeParse
 }
 
 // schemaJSON mirrors the file; pointers tell absent keys from zero values.
@@ -117,7 +121,10 @@ func Parse(data []byte) (*TableSchema, error) {
 	if err := s.validate(); err != nil {
 		return nil, fmt.Errorf("schema %d: %w", s.ID, err)
 	}
-	return s, nil
+	// Parsed here, once per schema file: every split of the table reuses
+	// them. An unsupported option is not an error of the file; it is
+	// reported when a read asks for the merge options.
+	return s.WithOptions(s.Options), nil
 }
 
 func (s *TableSchema) validate() error {

@@ -175,7 +175,7 @@ type fieldAgg interface {
 }
 
 // newFieldAgg builds the aggregator of one column. name is the column for
-// messages; fn one of knownAgg or "primary-key".
+// messages; fn one of the functions schema.MergeOptions accepts, or "primary-key".
 func newFieldAgg(fn, name string, t types.DataType, ignoreRetract bool, delim string) (fieldAgg, error) {
 	var g fieldAgg
 	switch fn {

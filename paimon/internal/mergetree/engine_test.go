@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -108,7 +109,7 @@ var (
 
 // newPU returns a constructor of the partial-update function of c over
 // one nullable INT column v.
-func newPU(c *config) func() mergeFunc {
+func newPU(c *schema.MergeOptions) func() mergeFunc {
 	return func() mergeFunc {
 		p, err := newPartialUpdate(c, []types.DataField{{ID: 1, Name: "v", Type: intT}})
 		if err != nil {
@@ -144,11 +145,11 @@ func TestEngines(t *testing.T) {
 		{"first-row delete refused", func() mergeFunc { return &firstRow{} }, intT, []rec{{I, int32(1)}, {D, int32(1)}}, "", 0, "ignore-delete"},
 		{"first-row ignore-delete", func() mergeFunc { return &firstRow{ignoreDelete: true} }, intT, []rec{{D, int32(9)}, {I, int32(1)}, {D, int32(1)}}, "1", I, ""},
 		// PartialUpdateMergeFunction: non-null fields overwrite, result +I.
-		{"partial-update non-null wins", newPU(&config{}), intT, []rec{{I, int32(1)}, {UA, nil}}, "1", I, ""},
-		{"partial-update all null", newPU(&config{}), intT, []rec{{I, nil}}, "NULL", I, ""},
-		{"partial-update delete refused", newPU(&config{}), intT, []rec{{I, int32(1)}, {D, nil}}, "", 0, "ignore-delete"},
-		{"partial-update ignore-delete", newPU(&config{ignoreDelete: true}), intT, []rec{{I, int32(1)}, {D, int32(5)}, {I, int32(2)}}, "2", I, ""},
-		{"partial-update only deletes", newPU(&config{ignoreDelete: true}), intT, []rec{{D, int32(5)}}, "<none>", 0, ""},
+		{"partial-update non-null wins", newPU(&schema.MergeOptions{}), intT, []rec{{I, int32(1)}, {UA, nil}}, "1", I, ""},
+		{"partial-update all null", newPU(&schema.MergeOptions{}), intT, []rec{{I, nil}}, "NULL", I, ""},
+		{"partial-update delete refused", newPU(&schema.MergeOptions{}), intT, []rec{{I, int32(1)}, {D, nil}}, "", 0, "ignore-delete"},
+		{"partial-update ignore-delete", newPU(&schema.MergeOptions{IgnoreDelete: true}), intT, []rec{{I, int32(1)}, {D, int32(5)}, {I, int32(2)}}, "2", I, ""},
+		{"partial-update only deletes", newPU(&schema.MergeOptions{IgnoreDelete: true}), intT, []rec{{D, int32(5)}}, "<none>", 0, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

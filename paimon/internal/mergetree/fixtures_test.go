@@ -168,11 +168,11 @@ func TestMergedReadMatchesPypaimon(t *testing.T) {
 		for _, bs := range []int{1, 3, 4096} {
 			t.Run(table+"/batch"+itoa(bs), func(t *testing.T) {
 				fx := openFixture(t, table)
-				if err := mergetree.CheckSupported(fx.schema); err != nil {
+				if err := mergeOptionsErr(fx.schema); err != nil {
 					t.Fatalf("CheckSupported: %v", err)
 				}
 				pl := fx.plan(t, -1, scan.Full)
-				if mergetree.SkipLevel0(fx.schema) {
+				if fx.schema.BatchScanSkipLevel0() {
 					t.Fatalf("%s: SkipLevel0 must be false (no DVs, not first-row)", table)
 				}
 				got := readAll(t, fx, pl, fx.schema.Fields, false, bs)
@@ -209,7 +209,7 @@ func itoa(n int) string {
 // written per key).
 func TestFirstRow(t *testing.T) {
 	fx := openFixture(t, "first_row")
-	if !mergetree.SkipLevel0(fx.schema) {
+	if !fx.schema.BatchScanSkipLevel0() {
 		t.Fatal("SkipLevel0 must be true for merge-engine=first-row")
 	}
 	if want := readLines(t, filepath.Join("testdata", "expected", "pk.first_row", "merged.jsonl")); len(want) != 0 {
@@ -391,20 +391,20 @@ func TestRefusals(t *testing.T) {
 		{map[string]string{"merge-engine": "first-row", "sequence.field": "v"}, "sequence.field"},
 	}
 	for _, c := range cases {
-		s := *fx.schema
-		s.Options = map[string]string{}
+		merged := map[string]string{}
 		for k, v := range fx.schema.Options {
-			s.Options[k] = v
+			merged[k] = v
 		}
 		for k, v := range c.opts {
-			s.Options[k] = v
+			merged[k] = v
 		}
-		err := mergetree.CheckSupported(&s)
+		s := fx.schema.WithOptions(merged)
+		err := mergeOptionsErr(s)
 		if !errors.Is(err, types.ErrUnsupported) || !strings.Contains(err.Error(), c.name) {
 			t.Errorf("%v: want ErrUnsupported naming %s, got %v", c.opts, c.name, err)
 		}
 		sp := fx.plan(t, -1, scan.Full).Splits[0]
-		if _, err := mergetree.NewMergeReader(context.Background(), fx.fio, sp, mergetree.Options{Schema: &s, Fields: s.Fields}); !errors.Is(err, types.ErrUnsupported) {
+		if _, err := mergetree.NewMergeReader(context.Background(), fx.fio, sp, mergetree.Options{Schema: s, Fields: s.Fields}); !errors.Is(err, types.ErrUnsupported) {
 			t.Errorf("%v: NewMergeReader must refuse too, got %v", c.opts, err)
 		}
 	}
@@ -416,18 +416,21 @@ func TestRefusals(t *testing.T) {
 		{"merge-engine": "partial-update", "fields.v.sequence-group": "name", "ignore-delete": "true", "partial-update.remove-record-on-sequence-group": "v"},
 		{"merge-engine": "partial-update", "fields.v.sequence-group": "nope"},
 	} {
-		s := *fx.schema
-		s.Options = opts
-		if err := mergetree.CheckSupported(&s); err == nil || errors.Is(err, types.ErrUnsupported) {
+		if err := mergeOptionsErr(fx.schema.WithOptions(opts)); err == nil || errors.Is(err, types.ErrUnsupported) {
 			t.Errorf("%v: want a configuration error, got %v", opts, err)
 		}
 	}
-	s := *fx.schema
-	s.Options = map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "count",
-		"fields.name.aggregate-function": "listagg", "fields.v.ignore-retract": "true"}
-	if err := mergetree.CheckSupported(&s); err != nil {
+	s := fx.schema.WithOptions(map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "count",
+		"fields.name.aggregate-function": "listagg", "fields.v.ignore-retract": "true"})
+	if err := mergeOptionsErr(s); err != nil {
 		t.Errorf("count/listagg/ignore-retract must be accepted: %v", err)
 	}
 }
 
 var _ array.RecordReader = (*mergetree.Reader)(nil)
+
+// mergeOptionsErr is the error a merge read of s reports at open.
+func mergeOptionsErr(s *schema.TableSchema) error {
+	_, err := s.MergeOptions()
+	return err
+}

@@ -54,7 +54,7 @@ type layout struct {
 	outCols []int // need indices of the non-partition output fields
 }
 
-func newLayout(o *Options, c *config) (*layout, error) {
+func newLayout(o *Options, c *schema.MergeOptions) (*layout, error) {
 	l := &layout{}
 	s := o.Schema
 	needIdx := func(f types.DataField) int {
@@ -85,7 +85,7 @@ func newLayout(o *Options, c *config) (*layout, error) {
 		l.keyCmp = append(l.keyCmp, c)
 	}
 	if c != nil {
-		for _, name := range c.seqFields {
+		for _, name := range c.SequenceFields {
 			if indexOf(s.PartitionKeys, name) >= 0 {
 				continue // constant within a split
 			}
@@ -99,8 +99,8 @@ func newLayout(o *Options, c *config) (*layout, error) {
 		}
 		// Sequence-group fields are read even when not output: every
 		// member's update depends on them (Java's adjustProjection).
-		for _, g := range c.groups {
-			for _, name := range g.seq {
+		for _, g := range c.SequenceGroups {
+			for _, name := range g.SequenceFields {
 				f, _ := s.Field(name)
 				needIdx(f)
 			}
@@ -145,7 +145,7 @@ type Reader struct {
 	ctx    context.Context
 	fio    fileio.FileIO
 	opts   Options
-	cfg    *config
+	cfg    *schema.MergeOptions
 	l      *layout
 	sp     *scan.Split
 	mem    memory.Allocator
@@ -176,7 +176,7 @@ type Reader struct {
 // skipped); every file is merged. Memory is bounded by the number of
 // sorted runs times the batch size.
 func NewMergeReader(ctx context.Context, fio fileio.FileIO, sp *scan.Split, opts Options) (*Reader, error) {
-	cfg, err := parseConfig(opts.Schema)
+	cfg, err := opts.Schema.MergeOptions()
 	if err != nil {
 		return nil, err
 	}
@@ -184,34 +184,34 @@ func NewMergeReader(ctx context.Context, fio fileio.FileIO, sp *scan.Split, opts
 	if err != nil {
 		return nil, err
 	}
-	switch cfg.engine {
-	case EngineDeduplicate:
-		r.mf = &dedupe{ignoreDelete: cfg.ignoreDelete}
-	case EngineFirstRow:
-		r.mf = &firstRow{ignoreDelete: cfg.ignoreDelete}
-	case EnginePartialUpdate:
+	switch cfg.Engine {
+	case schema.MergeEngineDeduplicate:
+		r.mf = &dedupe{ignoreDelete: cfg.IgnoreDelete}
+	case schema.MergeEngineFirstRow:
+		r.mf = &firstRow{ignoreDelete: cfg.IgnoreDelete}
+	case schema.MergeEnginePartialUpdate:
 		pu, err := newPartialUpdate(cfg, r.l.need)
 		if err != nil {
 			r.Release()
 			return nil, err
 		}
 		r.mf = pu
-	case EngineAggregation:
-		a := &aggregate{removeOnDelete: cfg.aggRemoveOnDelete}
+	case schema.MergeEngineAggregation:
+		a := &aggregate{removeOnDelete: cfg.AggregationRemoveOnDelete}
 		pks := map[string]bool{}
 		for _, k := range opts.Schema.PrimaryKeys {
 			pks[k] = true
 		}
 		for _, f := range r.l.need {
-			fn := cfg.aggFor(f.Name)
+			fn := cfg.Aggregates[f.Name]
 			if pks[f.Name] {
 				fn = "primary-key"
 			}
-			delim, ok := cfg.listaggDelim[f.Name]
+			delim, ok := cfg.ListaggDelimiter[f.Name]
 			if !ok {
 				delim = ","
 			}
-			g, err := newFieldAgg(fn, f.Name, f.Type, cfg.ignoreRetract[f.Name], delim)
+			g, err := newFieldAgg(fn, f.Name, f.Type, cfg.IgnoreRetract[f.Name], delim)
 			if err != nil {
 				r.Release()
 				return nil, err
@@ -251,7 +251,7 @@ func NewRawReader(ctx context.Context, fio fileio.FileIO, sp *scan.Split, opts O
 	return r, nil
 }
 
-func newReader(ctx context.Context, fio fileio.FileIO, sp *scan.Split, opts Options, cfg *config) (*Reader, error) {
+func newReader(ctx context.Context, fio fileio.FileIO, sp *scan.Split, opts Options, cfg *schema.MergeOptions) (*Reader, error) {
 	if opts.Schema == nil {
 		return nil, errors.New("mergetree: Options.Schema is required")
 	}

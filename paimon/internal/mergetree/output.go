@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
+	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -35,7 +36,7 @@ func newColWriter(t types.DataType, mem memory.Allocator) (*colWriter, error) {
 		return nil, err
 	}
 	w := &colWriter{t: t, dt: dt, mem: mem}
-	if scalarKeyType(t) {
+	if schema.Orderable(t) {
 		w.b = array.NewBuilder(mem, dt)
 	}
 	return w, nil
@@ -286,7 +287,7 @@ func constColumn(mem memory.Allocator, t types.DataType, v any, n int) (arrow.Ar
 	if v == nil {
 		return array.MakeArrayOfNull(mem, dt, n), nil
 	}
-	if !scalarKeyType(t) {
+	if !schema.Orderable(t) {
 		return nil, fmt.Errorf("partition column of type %s: %w", t, types.ErrUnsupported)
 	}
 	b := array.NewBuilder(mem, dt)

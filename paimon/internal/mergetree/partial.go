@@ -3,6 +3,7 @@ package mergetree
 import (
 	"fmt"
 
+	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -49,11 +50,11 @@ type puGroup struct {
 	remove bool // a -D not older than the group removes the row
 }
 
-func newPartialUpdate(c *config, need []types.DataField) (*partialUpdate, error) {
+func newPartialUpdate(c *schema.MergeOptions, need []types.DataField) (*partialUpdate, error) {
 	n := len(need)
 	p := &partialUpdate{
-		ignoreDelete:   c.ignoreDelete,
-		removeOnDelete: c.removeOnDelete,
+		ignoreDelete:   c.IgnoreDelete,
+		removeOnDelete: c.RemoveOnDelete,
 		nullable:       make([]bool, n),
 		groupOf:        make([]int, n),
 		isSeq:          make([]bool, n),
@@ -66,9 +67,9 @@ func newPartialUpdate(c *config, need []types.DataField) (*partialUpdate, error)
 		p.nullable[j] = f.Type.Nullable
 		p.groupOf[j] = -1
 	}
-	for gi, g := range c.groups {
+	for gi, g := range c.SequenceGroups {
 		var pg puGroup
-		for _, name := range g.seq {
+		for _, name := range g.SequenceFields {
 			j, ok := byName[name]
 			if !ok {
 				// newLayout reads every sequence field.
@@ -81,9 +82,9 @@ func newPartialUpdate(c *config, need []types.DataField) (*partialUpdate, error)
 			pg.seq = append(pg.seq, j)
 			pg.cmp = append(pg.cmp, cf)
 			p.groupOf[j], p.isSeq[j] = gi, true
-			pg.remove = pg.remove || c.removeOnSeqGroup[name]
+			pg.remove = pg.remove || c.RemoveOnSequenceGroup[name]
 		}
-		for _, name := range g.members {
+		for _, name := range g.Members {
 			if j, ok := byName[name]; ok {
 				p.groupOf[j] = gi
 			}
@@ -91,15 +92,15 @@ func newPartialUpdate(c *config, need []types.DataField) (*partialUpdate, error)
 		p.groups = append(p.groups, pg)
 	}
 	for j, f := range need {
-		fn := c.puAggs[f.Name]
+		fn := c.GroupAggregates[f.Name]
 		if fn == "" {
 			continue
 		}
-		delim, ok := c.listaggDelim[f.Name]
+		delim, ok := c.ListaggDelimiter[f.Name]
 		if !ok {
 			delim = ","
 		}
-		g, err := newFieldAgg(fn, f.Name, f.Type, c.ignoreRetract[f.Name], delim)
+		g, err := newFieldAgg(fn, f.Name, f.Type, c.IgnoreRetract[f.Name], delim)
 		if err != nil {
 			return nil, err
 		}

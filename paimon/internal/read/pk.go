@@ -127,7 +127,7 @@ func rawConvertible(sp *scan.Split, s *schema.TableSchema) bool {
 		clean = clean && noDeletes(f)
 		oneLevel = oneLevel && f.Meta.Level == files[0].Meta.Level
 	}
-	if above0 && clean && (s.DeletionVectorsEnabled() || s.MergeEngine() == mergetree.EngineFirstRow || oneLevel) {
+	if above0 && clean && (s.DeletionVectorsEnabled() || s.MergeEngine() == schema.MergeEngineFirstRow || oneLevel) {
 		return true
 	}
 	return len(files) == 1 && clean

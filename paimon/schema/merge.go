@@ -1,35 +1,23 @@
-// Package mergetree reads the files of one (partition, bucket) of a
-// primary-key table the way Java Paimon's MergeFileSplitRead does: a k-way
-// merge of the bucket's sorted runs by primary key, ordered by the user
-// sequence fields and _SEQUENCE_NUMBER, folding each key's records with the
-// table's merge engine and dropping retract (-U/-D) results. It also has a
-// raw reader for streaming splits that returns every record with its row
-// kind, unmerged.
-//
-// Keys are always derived from the value columns by primary-key field id,
-// never from the physical _KEY_* columns: Java does the same
-// (FormatReaderMapping.trimKeyFields), and thin-mode files have none.
-package mergetree
+package schema
 
 import (
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // Merge engine names (CoreOptions.MergeEngine).
 const (
-	EngineDeduplicate   = "deduplicate"
-	EnginePartialUpdate = "partial-update"
-	EngineAggregation   = "aggregation"
-	EngineFirstRow      = "first-row"
+	MergeEngineDeduplicate   = "deduplicate"
+	MergeEnginePartialUpdate = "partial-update"
+	MergeEngineAggregation   = "aggregation"
+	MergeEngineFirstRow      = "first-row"
 )
 
 // Option keys of primary-key tables that change what a read returns
-// (CoreOptions.java). Only the ones this package interprets or refuses.
+// (CoreOptions.java). Only the ones the merge reader interprets or refuses.
 const (
 	OptIgnoreDelete                = "ignore-delete"
 	OptSequenceField               = "sequence.field"
@@ -69,7 +57,7 @@ func aggTypeOK(fn string, t types.DataType) bool {
 		// FieldCountAgg only handles INTEGER and BIGINT.
 		return t.Root == types.Int || t.Root == types.BigInt
 	case "min", "max":
-		return scalarKeyType(t)
+		return Orderable(t)
 	case "last_value", "last_non_null_value", "first_value", "first_non_null_value", "first_not_null_value":
 		return true
 	case "listagg":
@@ -80,9 +68,9 @@ func aggTypeOK(fn string, t types.DataType) bool {
 	return false
 }
 
-// scalarKeyType reports whether the comparators of this package can order
+// Orderable reports whether the comparators of this package can order
 // values of t (primary keys, sequence fields, min/max).
-func scalarKeyType(t types.DataType) bool {
+func Orderable(t types.DataType) bool {
 	switch t.Root {
 	case types.Boolean, types.TinyInt, types.SmallInt, types.Int, types.BigInt,
 		types.Float, types.Double, types.Decimal, types.Char, types.VarChar,
@@ -92,74 +80,103 @@ func scalarKeyType(t types.DataType) bool {
 	return false
 }
 
-// config is the merge behaviour of one table, validated by CheckSupported.
-type config struct {
-	engine       string
-	ignoreDelete bool
-	seqFields    []string
-	// aggs maps a non-key column name to its aggregate function
-	// (aggregation engine only).
-	aggs map[string]string
-	// ignoreRetract holds the columns with fields.<f>.ignore-retract=true.
-	ignoreRetract map[string]bool
-	// listaggDelim maps listagg columns to their delimiter.
-	listaggDelim map[string]string
-	// groups are the partial-update sequence groups
-	// (fields.<seq>[,<seq>...].sequence-group=<cols>), in option-key order.
-	groups []seqGroup
-	// puAggs maps a partial-update column to its aggregate function: only
-	// sequence-group members (a last_non_null_value elsewhere behaves as
-	// the plain partial update and is left out).
-	puAggs map[string]string
-	// removeOnDelete is partial-update.remove-record-on-delete.
-	removeOnDelete bool
-	// removeOnSeqGroup holds the sequence fields named by
+// MergeOptions is how a primary-key table merges the records of one key,
+// parsed from the schema's options and checked against what the reader
+// implements. The merge reader takes it as is; it is parsed once per schema
+// (see TableSchema.MergeOptions), never per split.
+type MergeOptions struct {
+	// Engine is one of the MergeEngine* names.
+	Engine string
+	// IgnoreDelete is ignore-delete (or one of its fallback keys).
+	IgnoreDelete bool
+	// SequenceFields are the sequence.field columns, in option order.
+	SequenceFields []string
+	// Aggregates maps every non-key column to its aggregate function
+	// (aggregation engine only; empty otherwise).
+	Aggregates map[string]string
+	// IgnoreRetract holds the columns with fields.<f>.ignore-retract=true.
+	IgnoreRetract map[string]bool
+	// ListaggDelimiter maps listagg columns to their delimiter.
+	ListaggDelimiter map[string]string
+	// SequenceGroups are the partial-update sequence groups
+	// (fields.<seq>[,<seq>...].sequence-group=<cols>), sorted by their
+	// first sequence field.
+	SequenceGroups []SequenceGroup
+	// GroupAggregates maps a partial-update column to its aggregate
+	// function: only sequence-group members (a last_non_null_value
+	// elsewhere behaves as the plain partial update and is left out).
+	GroupAggregates map[string]string
+	// RemoveOnDelete is partial-update.remove-record-on-delete.
+	RemoveOnDelete bool
+	// RemoveOnSequenceGroup holds the sequence fields named by
 	// partial-update.remove-record-on-sequence-group.
-	removeOnSeqGroup map[string]bool
-	// aggRemoveOnDelete is aggregation.remove-record-on-delete.
-	aggRemoveOnDelete bool
+	RemoveOnSequenceGroup map[string]bool
+	// AggregationRemoveOnDelete is aggregation.remove-record-on-delete.
+	AggregationRemoveOnDelete bool
 }
 
-// seqGroup is one partial-update sequence group: the columns in members
-// are updated (or retracted) only by records whose seq values are not
-// older than the accumulated ones.
-type seqGroup struct {
-	seq     []string
-	members []string
+// SequenceGroup is one partial-update sequence group: the Members are
+// updated (or retracted) only by records whose SequenceFields values are
+// not older than the accumulated ones.
+type SequenceGroup struct {
+	SequenceFields []string
+	Members        []string
 }
 
-func (c *config) aggFor(name string) string { return c.aggs[name] }
-
-// CheckSupported reports whether this package can read the primary-key
-// table s exactly as Java does. Every merge engine, merge option and
-// aggregate function it does not implement is refused with an error
-// wrapping types.ErrUnsupported that names the option: silently falling
-// back to another behaviour would return wrong rows.
-func CheckSupported(s *schema.TableSchema) error {
-	_, err := parseConfig(s)
-	return err
+// WithOptions returns a copy of the schema whose options are exactly opts,
+// its merge options parsed anew. Options must never be changed in place
+// after Parse (the parsed merge options would go stale); derive a schema
+// with other options through WithOptions.
+func (s *TableSchema) WithOptions(opts map[string]string) *TableSchema {
+	c := *s
+	c.Options = opts
+	c.merge = nil
+	if len(c.PrimaryKeys) > 0 {
+		mo, err := parseMergeOptions(&c)
+		c.merge = &mergeParse{opts: mo, err: err}
+	}
+	return &c
 }
 
-func unsupported(s *schema.TableSchema, format string, args ...any) error {
+// mergeParse is the result of parsing a schema's merge options once.
+type mergeParse struct {
+	opts *MergeOptions
+	err  error
+}
+
+// MergeOptions returns the table's merge behaviour. Every merge engine,
+// merge option and aggregate function the reader does not implement is
+// refused with an error wrapping types.ErrUnsupported that names the
+// option: silently falling back to another behaviour would return wrong
+// rows. Schemas from Parse answer from the result computed when the file
+// was parsed.
+func (s *TableSchema) MergeOptions() (*MergeOptions, error) {
+	if s.merge != nil {
+		return s.merge.opts, s.merge.err
+	}
+	return parseMergeOptions(s)
+}
+
+func unsupported(s *TableSchema, format string, args ...any) error {
 	return fmt.Errorf("primary-key table (schema %d): %s: %w", s.ID, fmt.Sprintf(format, args...), types.ErrUnsupported)
 }
 
-func parseConfig(s *schema.TableSchema) (*config, error) {
+func parseMergeOptions(s *TableSchema) (*MergeOptions, error) {
 	if len(s.PrimaryKeys) == 0 {
 		return nil, fmt.Errorf("table (schema %d) has no primary key; the merge reader is for primary-key tables", s.ID)
 	}
-	c := &config{
-		engine:           s.MergeEngine(),
-		aggs:             map[string]string{},
-		ignoreRetract:    map[string]bool{},
-		listaggDelim:     map[string]string{},
-		puAggs:           map[string]string{},
-		removeOnSeqGroup: map[string]bool{},
+	c := &MergeOptions{
+		Engine:                s.MergeEngine(),
+		Aggregates:            map[string]string{},
+		IgnoreRetract:         map[string]bool{},
+		ListaggDelimiter:      map[string]string{},
+		GroupAggregates:       map[string]string{},
+		RemoveOnSequenceGroup: map[string]bool{},
 	}
-	switch c.engine {
-	case EngineDeduplicate, EngineFirstRow, EnginePartialUpdate, EngineAggregation:
+	switch c.Engine {
+	case MergeEngineDeduplicate, MergeEngineFirstRow, MergeEnginePartialUpdate, MergeEngineAggregation:
 	default:
-		return nil, unsupported(s, "merge-engine %q", c.engine)
+		return nil, unsupported(s, "merge-engine %q", c.Engine)
 	}
 	for _, k := range ignoreDeleteKeys() {
 		if _, ok := s.Options[k]; !ok {
@@ -169,12 +186,12 @@ func parseConfig(s *schema.TableSchema) (*config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("primary-key table (schema %d): %w", s.ID, err)
 		}
-		c.ignoreDelete = b
+		c.IgnoreDelete = b
 		break // the first key set wins, like Java's fallback keys
 	}
 	for _, k := range s.TrimmedPrimaryKeys() {
 		f, _ := s.Field(k)
-		if !scalarKeyType(f.Type) {
+		if !Orderable(f.Type) {
 			return nil, unsupported(s, "primary key column %q of type %s", k, f.Type)
 		}
 	}
@@ -185,15 +202,15 @@ func parseConfig(s *schema.TableSchema) (*config, error) {
 			if !ok {
 				return nil, fmt.Errorf("primary-key table (schema %d): sequence.field %q is not a column", s.ID, name)
 			}
-			if !scalarKeyType(f.Type) {
+			if !Orderable(f.Type) {
 				return nil, unsupported(s, "sequence.field %q of type %s", name, f.Type)
 			}
-			c.seqFields = append(c.seqFields, name)
+			c.SequenceFields = append(c.SequenceFields, name)
 		}
-		if c.engine == EngineFirstRow {
+		if c.Engine == MergeEngineFirstRow {
 			// SchemaValidation: "Do not support use sequence field on
 			// FIRST_ROW merge engine."
-			return nil, unsupported(s, "sequence.field with merge-engine %s", c.engine)
+			return nil, unsupported(s, "sequence.field with merge-engine %s", c.Engine)
 		}
 	}
 	if v, ok := s.Options[OptSequenceFieldSortOrder]; ok && !strings.EqualFold(strings.TrimSpace(v), "ascending") {
@@ -208,9 +225,9 @@ func parseConfig(s *schema.TableSchema) (*config, error) {
 			return nil, fmt.Errorf("primary-key table (schema %d): %w", s.ID, err)
 		}
 		if k == OptPartialUpdateRemoveOnDelete {
-			c.removeOnDelete = b && c.engine == EnginePartialUpdate
+			c.RemoveOnDelete = b && c.Engine == MergeEnginePartialUpdate
 		} else {
-			c.aggRemoveOnDelete = b && c.engine == EngineAggregation
+			c.AggregationRemoveOnDelete = b && c.Engine == MergeEngineAggregation
 		}
 	}
 	for _, k := range []string{OptSequenceSnapshotOrdering, OptDeletionVectorsMergeOnRead, OptPKClusteringOverride} {
@@ -245,27 +262,27 @@ func parseConfig(s *schema.TableSchema) (*config, error) {
 		v := s.Options[k]
 		switch suffix {
 		case "sequence-group":
-			if c.engine != EnginePartialUpdate {
+			if c.Engine != MergeEnginePartialUpdate {
 				continue // only PartialUpdateMergeFunction reads them
 			}
 			g, err := parseSeqGroup(s, k, field, v)
 			if err != nil {
 				return nil, err
 			}
-			c.groups = append(c.groups, g)
+			c.SequenceGroups = append(c.SequenceGroups, g)
 		case "aggregate-function":
-			if c.engine != EngineAggregation && c.engine != EnginePartialUpdate {
-				return nil, unsupported(s, "option %s with merge-engine %s", k, c.engine)
+			if c.Engine != MergeEngineAggregation && c.Engine != MergeEnginePartialUpdate {
+				return nil, unsupported(s, "option %s with merge-engine %s", k, c.Engine)
 			}
-			c.aggs[field] = strings.TrimSpace(v)
+			c.Aggregates[field] = strings.TrimSpace(v)
 		case "ignore-retract":
 			b, err := parseBool(k, v)
 			if err != nil {
 				return nil, fmt.Errorf("primary-key table (schema %d): %w", s.ID, err)
 			}
-			c.ignoreRetract[field] = b
+			c.IgnoreRetract[field] = b
 		case "list-agg-delimiter":
-			c.listaggDelim[field] = v
+			c.ListaggDelimiter[field] = v
 		case "distinct":
 			b, err := parseBool(k, v)
 			if err != nil {
@@ -280,16 +297,16 @@ func parseConfig(s *schema.TableSchema) (*config, error) {
 			return nil, unsupported(s, "option %s", k)
 		}
 	}
-	if c.engine == EnginePartialUpdate {
+	if c.Engine == MergeEnginePartialUpdate {
 		if err := c.partialUpdateConfig(s); err != nil {
 			return nil, err
 		}
 		return c, nil
 	}
-	if c.engine == EngineAggregation {
+	if c.Engine == MergeEngineAggregation {
 		def := strings.TrimSpace(s.Options[OptDefaultAggregateFunction])
 		seq := map[string]bool{}
-		for _, f := range c.seqFields {
+		for _, f := range c.SequenceFields {
 			seq[f] = true
 		}
 		pks := map[string]bool{}
@@ -298,10 +315,10 @@ func parseConfig(s *schema.TableSchema) (*config, error) {
 		}
 		for _, f := range s.Fields {
 			if pks[f.Name] {
-				delete(c.aggs, f.Name) // primary keys never aggregate
+				delete(c.Aggregates, f.Name) // primary keys never aggregate
 				continue
 			}
-			fn := c.aggs[f.Name]
+			fn := c.Aggregates[f.Name]
 			if seq[f.Name] {
 				// AggregateMergeFunction.getAggFuncName: sequence fields
 				// are covered by last_value (SchemaValidation forbids an
@@ -326,44 +343,34 @@ func parseConfig(s *schema.TableSchema) (*config, error) {
 			if !aggTypeOK(fn, f.Type) {
 				return nil, unsupported(s, "aggregate function %q on column %q of type %s", fn, f.Name, f.Type)
 			}
-			c.aggs[f.Name] = fn
+			c.Aggregates[f.Name] = fn
 		}
-		for name := range c.aggs {
+		for name := range c.Aggregates {
 			if _, ok := s.Field(name); !ok {
 				return nil, fmt.Errorf("primary-key table (schema %d): fields.%s.aggregate-function names no column", s.ID, name)
 			}
 		}
-	} else if len(c.ignoreRetract) > 0 || len(c.listaggDelim) > 0 {
+	} else if len(c.IgnoreRetract) > 0 || len(c.ListaggDelimiter) > 0 {
 		// These only mean something to the aggregation and partial-update
 		// engines; Java ignores them elsewhere, so do we.
-		c.ignoreRetract, c.listaggDelim = map[string]bool{}, map[string]string{}
+		c.IgnoreRetract, c.ListaggDelimiter = map[string]bool{}, map[string]string{}
 	}
-	if _, ok := s.Options[OptDefaultAggregateFunction]; ok && c.engine != EngineAggregation {
-		return nil, unsupported(s, "option %s with merge-engine %s", OptDefaultAggregateFunction, c.engine)
+	if _, ok := s.Options[OptDefaultAggregateFunction]; ok && c.Engine != MergeEngineAggregation {
+		return nil, unsupported(s, "option %s with merge-engine %s", OptDefaultAggregateFunction, c.Engine)
 	}
 	return c, nil
 }
 
-func parseBool(key, v string) (bool, error) {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "true":
-		return true, nil
-	case "false":
-		return false, nil
-	}
-	return false, fmt.Errorf("option %s: %q is not a boolean", key, v)
-}
-
-// SkipLevel0 reports whether a batch read of the table hides level-0
+// BatchScanSkipLevel0 reports whether a batch read of the table hides level-0
 // files, as Java's CoreOptions.batchScanSkipLevel0 does: with deletion
 // vectors (unless deletion-vectors.merge-on-read) or the first-row engine,
 // only compacted files are visible. The planner applies it to normal batch
 // scans, never to incremental/streaming ones.
-func SkipLevel0(s *schema.TableSchema) bool {
+func (s *TableSchema) BatchScanSkipLevel0() bool {
 	if len(s.PrimaryKeys) == 0 {
 		return false
 	}
-	if s.MergeEngine() == EngineFirstRow {
+	if s.MergeEngine() == MergeEngineFirstRow {
 		return true
 	}
 	if !s.DeletionVectorsEnabled() {
@@ -376,17 +383,17 @@ func SkipLevel0(s *schema.TableSchema) bool {
 // parseSeqGroup reads one fields.<seq>[,<seq>...].sequence-group option.
 // Names are split on "," without trimming, as Java does (a name with
 // spaces is no column there either).
-func parseSeqGroup(s *schema.TableSchema, key, seqPart, members string) (seqGroup, error) {
-	var g seqGroup
+func parseSeqGroup(s *TableSchema, key, seqPart, members string) (SequenceGroup, error) {
+	var g SequenceGroup
 	col := func(name, role string) error {
 		f, ok := s.Field(name)
 		if !ok {
 			return fmt.Errorf("primary-key table (schema %d): option %s: %s %q is not a column", s.ID, key, role, name)
 		}
-		if indexOf(s.PartitionKeys, name) >= 0 {
+		if contains(s.PartitionKeys, name) {
 			return unsupported(s, "option %s: partition column %q in a sequence group", key, name)
 		}
-		if role == "sequence field" && !scalarKeyType(f.Type) {
+		if role == "sequence field" && !Orderable(f.Type) {
 			return unsupported(s, "option %s: sequence field %q of type %s", key, name, f.Type)
 		}
 		return nil
@@ -395,13 +402,13 @@ func parseSeqGroup(s *schema.TableSchema, key, seqPart, members string) (seqGrou
 		if err := col(name, "sequence field"); err != nil {
 			return g, err
 		}
-		g.seq = append(g.seq, name)
+		g.SequenceFields = append(g.SequenceFields, name)
 	}
 	for _, name := range strings.Split(members, ",") {
 		if err := col(name, "field"); err != nil {
 			return g, err
 		}
-		g.members = append(g.members, name)
+		g.Members = append(g.Members, name)
 	}
 	return g, nil
 }
@@ -409,19 +416,21 @@ func parseSeqGroup(s *schema.TableSchema, key, seqPart, members string) (seqGrou
 // partialUpdateConfig checks the sequence groups and picks the per-field
 // aggregators of a partial-update table the way
 // PartialUpdateMergeFunction.Factory and SchemaValidation do.
-func (c *config) partialUpdateConfig(s *schema.TableSchema) error {
-	sort.Slice(c.groups, func(i, j int) bool { return c.groups[i].seq[0] < c.groups[j].seq[0] })
+func (c *MergeOptions) partialUpdateConfig(s *TableSchema) error {
+	sort.Slice(c.SequenceGroups, func(i, j int) bool {
+		return c.SequenceGroups[i].SequenceFields[0] < c.SequenceGroups[j].SequenceFields[0]
+	})
 	member := map[string]string{} // column → sequence-group option naming it
 	seqOf := map[string]bool{}
-	for _, g := range c.groups {
-		opt := "fields." + strings.Join(g.seq, ",") + ".sequence-group"
-		for _, m := range g.members {
+	for _, g := range c.SequenceGroups {
+		opt := "fields." + strings.Join(g.SequenceFields, ",") + ".sequence-group"
+		for _, m := range g.Members {
 			if prev, ok := member[m]; ok {
 				return fmt.Errorf("primary-key table (schema %d): field %q is in two sequence groups (%s and %s)", s.ID, m, prev, opt)
 			}
 			member[m] = opt
 		}
-		for _, q := range g.seq {
+		for _, q := range g.SequenceFields {
 			if seqOf[q] {
 				// Java's Factory keeps whichever group its option map
 				// iterates last: no defined behaviour to copy.
@@ -434,7 +443,7 @@ func (c *config) partialUpdateConfig(s *schema.TableSchema) error {
 		if opt, ok := member[q]; ok {
 			return unsupported(s, "sequence field %q is also a member of %s", q, opt)
 		}
-		if _, ok := c.aggs[q]; ok {
+		if _, ok := c.Aggregates[q]; ok {
 			// SchemaValidation.validateSequenceGroup.
 			return fmt.Errorf("primary-key table (schema %d): fields.%s.aggregate-function on sequence group field %q", s.ID, q, q)
 		}
@@ -443,7 +452,7 @@ func (c *config) partialUpdateConfig(s *schema.TableSchema) error {
 	for _, k := range s.PrimaryKeys {
 		pks[k] = true
 	}
-	for name := range c.aggs {
+	for name := range c.Aggregates {
 		if _, ok := s.Field(name); !ok {
 			return fmt.Errorf("primary-key table (schema %d): fields.%s.aggregate-function names no column", s.ID, name)
 		}
@@ -453,7 +462,7 @@ func (c *config) partialUpdateConfig(s *schema.TableSchema) error {
 		if seqOf[f.Name] || pks[f.Name] {
 			continue // getAggFuncName: no aggregator / primary-key aggregator
 		}
-		fn := c.aggs[f.Name]
+		fn := c.Aggregates[f.Name]
 		if fn == "" {
 			fn = def
 		}
@@ -476,24 +485,24 @@ func (c *config) partialUpdateConfig(s *schema.TableSchema) error {
 		if !aggTypeOK(fn, f.Type) {
 			return unsupported(s, "aggregate function %q on column %q of type %s", fn, f.Name, f.Type)
 		}
-		c.puAggs[f.Name] = fn
+		c.GroupAggregates[f.Name] = fn
 	}
-	c.aggs = map[string]string{}
+	c.Aggregates = map[string]string{}
 	if v, ok := s.Options[OptPartialUpdateRemoveOnSeqGrp]; ok {
-		if c.ignoreDelete {
+		if c.IgnoreDelete {
 			return fmt.Errorf("primary-key table (schema %d): ignore-delete and %s conflict", s.ID, OptPartialUpdateRemoveOnSeqGrp)
 		}
 		for _, name := range strings.Split(v, ",") {
 			if !seqOf[name] {
 				return fmt.Errorf("primary-key table (schema %d): field %q of %s is no sequence group field", s.ID, name, OptPartialUpdateRemoveOnSeqGrp)
 			}
-			c.removeOnSeqGroup[name] = true
+			c.RemoveOnSequenceGroup[name] = true
 		}
 	}
-	if c.removeOnDelete && c.ignoreDelete {
+	if c.RemoveOnDelete && c.IgnoreDelete {
 		return fmt.Errorf("primary-key table (schema %d): ignore-delete and %s conflict", s.ID, OptPartialUpdateRemoveOnDelete)
 	}
-	if c.removeOnDelete && len(c.groups) > 0 {
+	if c.RemoveOnDelete && len(c.SequenceGroups) > 0 {
 		return fmt.Errorf("primary-key table (schema %d): sequence-group and %s conflict", s.ID, OptPartialUpdateRemoveOnDelete)
 	}
 	return nil
