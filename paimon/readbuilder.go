@@ -11,6 +11,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/read"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
@@ -126,7 +127,7 @@ type Plan struct {
 
 // Split is the unit of reading: the files of one partition and bucket.
 type Split struct {
-	s      *scan.Split
+	s      *split.Split
 	schema *schema.TableSchema
 }
 

@@ -15,7 +15,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/cast"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/deletionvector"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
-	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -106,7 +106,7 @@ type fileSource struct {
 // _SEQUENCE_NUMBER and _VALUE_KIND. The file's deletion vector, if any,
 // drops rows by physical position.
 func openFile(ctx context.Context, fio fileio.FileIO, schemas SchemaSource, readSchema *schema.TableSchema,
-	f *scan.DataFile, need []types.DataField, batchSize int, mem memory.Allocator) (*fileSource, error) {
+	f *split.DataFile, need []types.DataField, batchSize int, mem memory.Allocator) (*fileSource, error) {
 	if f.Meta.WriteCols != nil {
 		return nil, fmt.Errorf("data file %s has _WRITE_COLS (data evolution): %w", f.Path, types.ErrUnsupported)
 	}

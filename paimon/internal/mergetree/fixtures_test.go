@@ -16,6 +16,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
@@ -327,7 +328,7 @@ func TestMissingFile(t *testing.T) {
 	fx := openFixture(t, "dedup")
 	pl := fx.plan(t, -1, scan.Full)
 	sp := *pl.Splits[0]
-	sp.Files = append([]scan.DataFile(nil), sp.Files...)
+	sp.Files = append([]split.DataFile(nil), sp.Files...)
 	sp.Files[0].Path += ".missing"
 	rr, err := mergetree.NewMergeReader(context.Background(), fx.fio, &sp, mergetree.Options{Schema: fx.schema, Schemas: fx.schemas, Fields: fx.schema.Fields})
 	if err != nil {
@@ -346,7 +347,7 @@ func TestCorruptFile(t *testing.T) {
 	fx := openFixture(t, "dedup")
 	pl := fx.plan(t, -1, scan.Full)
 	sp := *pl.Splits[0]
-	sp.Files = append([]scan.DataFile(nil), sp.Files...)
+	sp.Files = append([]split.DataFile(nil), sp.Files...)
 	data, err := os.ReadFile(sp.Files[0].Path)
 	if err != nil {
 		t.Fatal(err)

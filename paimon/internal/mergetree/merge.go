@@ -17,7 +17,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/binrow"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
-	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -129,7 +129,7 @@ func indexOf(xs []string, s string) int {
 // run is one sorted run: a level-0 file, or the key-ordered,
 // non-overlapping files of one level ≥ 1, streamed batch by batch.
 type run struct {
-	files []*scan.DataFile
+	files []*split.DataFile
 	next  int
 	src   *fileSource
 	cur   *batch
@@ -147,7 +147,7 @@ type Reader struct {
 	opts   Options
 	cfg    *schema.MergeOptions
 	l      *layout
-	sp     *scan.Split
+	sp     *split.Split
 	mem    memory.Allocator
 	batchN int
 
@@ -175,7 +175,7 @@ type Reader struct {
 // split holds (level-0 files hidden per SkipLevel0; postpone buckets
 // skipped); every file is merged. Memory is bounded by the number of
 // sorted runs times the batch size.
-func NewMergeReader(ctx context.Context, fio fileio.FileIO, sp *scan.Split, opts Options) (*Reader, error) {
+func NewMergeReader(ctx context.Context, fio fileio.FileIO, sp *split.Split, opts Options) (*Reader, error) {
 	cfg, err := opts.Schema.MergeOptions()
 	if err != nil {
 		return nil, err
@@ -239,7 +239,7 @@ func NewMergeReader(ctx context.Context, fio fileio.FileIO, sp *scan.Split, opts
 // after file in split order, each with its _VALUE_KIND as row kind and
 // retracts kept: the streaming view of delta files (changelog-producer
 // none) and of changelog files. Deletion vectors still apply.
-func NewRawReader(ctx context.Context, fio fileio.FileIO, sp *scan.Split, opts Options) (*Reader, error) {
+func NewRawReader(ctx context.Context, fio fileio.FileIO, sp *split.Split, opts Options) (*Reader, error) {
 	if len(opts.Schema.PrimaryKeys) == 0 {
 		return nil, fmt.Errorf("table (schema %d) has no primary key; the raw key-value reader is for primary-key tables", opts.Schema.ID)
 	}
@@ -251,7 +251,7 @@ func NewRawReader(ctx context.Context, fio fileio.FileIO, sp *scan.Split, opts O
 	return r, nil
 }
 
-func newReader(ctx context.Context, fio fileio.FileIO, sp *scan.Split, opts Options, cfg *schema.MergeOptions) (*Reader, error) {
+func newReader(ctx context.Context, fio fileio.FileIO, sp *split.Split, opts Options, cfg *schema.MergeOptions) (*Reader, error) {
 	if opts.Schema == nil {
 		return nil, errors.New("mergetree: Options.Schema is required")
 	}
@@ -352,7 +352,7 @@ func (r *Reader) Next() bool {
 	return r.rec != nil
 }
 
-func (r *Reader) openRunFile(f *scan.DataFile) (*fileSource, error) {
+func (r *Reader) openRunFile(f *split.DataFile) (*fileSource, error) {
 	return openFile(r.ctx, r.fio, r.opts.Schemas, r.opts.Schema, f, r.l.need, r.batchN, r.mem)
 }
 
@@ -416,7 +416,7 @@ func (ru *run) close() {
 // ≥ 1 form one run ordered by their min keys when the manifest keys decode
 // and do not overlap, else (defensively) each file is its own run.
 func (r *Reader) buildRuns() []*run {
-	byLevel := map[int32][]*scan.DataFile{}
+	byLevel := map[int32][]*split.DataFile{}
 	var levels []int32
 	for i := range r.sp.Files {
 		f := &r.sp.Files[i]
@@ -440,7 +440,7 @@ func (r *Reader) buildRuns() []*run {
 			}
 		}
 		for _, f := range files {
-			runs = append(runs, &run{files: []*scan.DataFile{f}})
+			runs = append(runs, &run{files: []*split.DataFile{f}})
 		}
 	}
 	return runs
@@ -448,9 +448,9 @@ func (r *Reader) buildRuns() []*run {
 
 // orderByKey sorts a level's files by min key and checks that key ranges
 // are disjoint, using the manifest's _MIN_KEY/_MAX_KEY rows.
-func orderByKey(files []*scan.DataFile, keyTypes []types.DataType) ([]*scan.DataFile, bool) {
+func orderByKey(files []*split.DataFile, keyTypes []types.DataType) ([]*split.DataFile, bool) {
 	type span struct {
-		f        *scan.DataFile
+		f        *split.DataFile
 		min, max []any
 	}
 	spans := make([]span, len(files))
@@ -485,7 +485,7 @@ func orderByKey(files []*scan.DataFile, keyTypes []types.DataType) ([]*scan.Data
 	if !okAll {
 		return nil, false
 	}
-	out := make([]*scan.DataFile, len(spans))
+	out := make([]*split.DataFile, len(spans))
 	for i, s := range spans {
 		if i > 0 {
 			c, ok := cmpKeys(spans[i-1].max, s.min)

@@ -19,7 +19,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/manifest"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree"
-	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 )
 
@@ -46,7 +46,7 @@ type kv struct {
 // writeRun writes records as a key-value Parquet file with the physical
 // layout of paimon-format.md §6.2 (_KEY_id, _SEQUENCE_NUMBER, _VALUE_KIND,
 // id, v).
-func writeRun(t testing.TB, dir string, n int, level int32, recs []kv) scan.DataFile {
+func writeRun(t testing.TB, dir string, n int, level int32, recs []kv) split.DataFile {
 	t.Helper()
 	mem := memory.NewGoAllocator()
 	sch := arrow.NewSchema([]arrow.Field{
@@ -86,11 +86,11 @@ func writeRun(t testing.TB, dir string, n int, level int32, recs []kv) scan.Data
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return scan.DataFile{Path: path, Meta: manifest.DataFileMeta{FileName: filepath.Base(path), RowCount: int64(len(recs)), Level: level}}
+	return split.DataFile{Path: path, Meta: manifest.DataFileMeta{FileName: filepath.Base(path), RowCount: int64(len(recs)), Level: level}}
 }
 
-func mergeRuns(t testing.TB, s *schema.TableSchema, files []scan.DataFile, batch int) ([]string, error) {
-	sp := &scan.Split{Files: files}
+func mergeRuns(t testing.TB, s *schema.TableSchema, files []split.DataFile, batch int) ([]string, error) {
+	sp := &split.Split{Files: files}
 	rr, err := mergetree.NewMergeReader(context.Background(), fileio.NewLocal(), sp,
 		mergetree.Options{Schema: s, Fields: s.Fields, BatchSize: batch, RowKindColumn: "k"})
 	if err != nil {
@@ -122,7 +122,7 @@ func mergeRuns(t testing.TB, s *schema.TableSchema, files []scan.DataFile, batch
 func TestMergeOrder(t *testing.T) {
 	dir := t.TempDir()
 	I, UB, UA, D := int8(0), int8(1), int8(2), int8(3)
-	files := []scan.DataFile{
+	files := []split.DataFile{
 		writeRun(t, dir, 0, 2, []kv{{1, 1, I, int64(10)}, {2, 2, I, int64(20)}, {3, 3, I, int64(30)}, {5, 4, I, int64(50)}}),
 		writeRun(t, dir, 1, 0, []kv{{2, 9, UB, int64(20)}, {3, 7, D, nil}, {4, 8, I, int64(40)}}),
 		writeRun(t, dir, 2, 0, []kv{{2, 10, UA, int64(21)}, {4, 8, D, nil}, {5, 12, I, int64(-1)}}),
@@ -153,7 +153,7 @@ func TestMergeOrder(t *testing.T) {
 // TestBadValueKind: a _VALUE_KIND outside 0..3 is an error naming the file.
 func TestBadValueKind(t *testing.T) {
 	f := writeRun(t, t.TempDir(), 0, 0, []kv{{1, 1, 7, int64(1)}})
-	_, err := mergeRuns(t, kvSchema(t, ""), []scan.DataFile{f}, 10)
+	_, err := mergeRuns(t, kvSchema(t, ""), []split.DataFile{f}, 10)
 	if err == nil || !strings.Contains(err.Error(), f.Path) || !strings.Contains(err.Error(), "_VALUE_KIND") {
 		t.Fatalf("want error naming the file and _VALUE_KIND, got %v", err)
 	}
@@ -167,7 +167,7 @@ func BenchmarkMerge(b *testing.B) {
 	const runs = 8
 	dir := b.TempDir()
 	levels := []int32{0, 0, 0, 0, 0, 1, 2, 3}
-	var files []scan.DataFile
+	var files []split.DataFile
 	per := total / runs
 	keys := total / 2
 	for r := 0; r < runs; r++ {
@@ -205,7 +205,7 @@ func BenchmarkMerge(b *testing.B) {
 				}
 			}
 		}()
-		sp := &scan.Split{Files: files}
+		sp := &split.Split{Files: files}
 		rr, err := mergetree.NewMergeReader(context.Background(), fileio.NewLocal(), sp, mergetree.Options{Schema: s, Fields: s.Fields})
 		if err != nil {
 			b.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/cast"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/deletionvector"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
-	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -40,7 +40,7 @@ type fileReader struct {
 	consts []arrow.Array // cached partition/null columns, sized to the last batch
 }
 
-func (s *splitReader) openFile(f *scan.DataFile) (*fileReader, error) {
+func (s *splitReader) openFile(f *split.DataFile) (*fileReader, error) {
 	ctx := s.ctx
 	meta := &f.Meta
 	if meta.WriteCols != nil {

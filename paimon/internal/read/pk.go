@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree"
-	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
@@ -20,7 +20,7 @@ import (
 // its own row kind, deletes kept) for streaming delta and changelog splits.
 // The filter runs after the merge: filtering before it could drop a key's
 // newest version and resurrect an older one.
-func (r *Reader) readPK(ctx context.Context, sp *scan.Split, need []types.DataField, filter *predicate.Predicate, out *arrow.Schema, mem memory.Allocator) (array.RecordReader, error) {
+func (r *Reader) readPK(ctx context.Context, sp *split.Split, need []types.DataField, filter *predicate.Predicate, out *arrow.Schema, mem memory.Allocator) (array.RecordReader, error) {
 	opts := mergetree.Options{
 		Schema: r.Schema, Schemas: r.Schemas, Fields: need, BatchSize: r.BatchSize, Alloc: mem,
 		RowKindColumn: RowKindColumn,
@@ -115,12 +115,12 @@ func (p *pkReader) Next() bool {
 // merge returns the same rows either way, but a raw read labels every row +I
 // where the merge keeps the stored kind (+U), which a streaming first plan
 // with row kinds shows.
-func rawConvertible(sp *scan.Split, s *schema.TableSchema) bool {
+func rawConvertible(sp *split.Split, s *schema.TableSchema) bool {
 	files := sp.Files
 	if len(files) == 0 {
 		return false
 	}
-	noDeletes := func(f scan.DataFile) bool { return f.Meta.DeleteRowCount != nil && *f.Meta.DeleteRowCount == 0 }
+	noDeletes := func(f split.DataFile) bool { return f.Meta.DeleteRowCount != nil && *f.Meta.DeleteRowCount == 0 }
 	above0, clean, oneLevel := true, true, true
 	for _, f := range files {
 		above0 = above0 && f.Meta.Level > 0

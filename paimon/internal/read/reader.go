@@ -20,7 +20,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
-	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
@@ -70,7 +70,7 @@ func (r *Reader) OutputSchema() (*arrow.Schema, error) {
 }
 
 // Read returns a record reader over one split. The caller must Release it.
-func (r *Reader) Read(ctx context.Context, sp *scan.Split) (array.RecordReader, error) {
+func (r *Reader) Read(ctx context.Context, sp *split.Split) (array.RecordReader, error) {
 	out, err := r.OutputSchema()
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ type splitReader struct {
 	refs       atomic.Int64
 	ctx        context.Context
 	r          *Reader
-	sp         *scan.Split
+	sp         *split.Split
 	need       []types.DataField
 	needSchema *arrow.Schema
 	out        *arrow.Schema

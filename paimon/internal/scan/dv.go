@@ -6,6 +6,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/manifest"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
 )
 
@@ -17,7 +18,7 @@ const indexTypeDV = "DELETION_VECTORS"
 // bucket) are combined: bucket-unaware append tables can have several index
 // files per partition (pypaimon keeps only the last one — a bug we don't
 // copy).
-func (p *Planner) attachDeletionVectors(ctx context.Context, snap *snapshot.Snapshot, splits []*Split) error {
+func (p *Planner) attachDeletionVectors(ctx context.Context, snap *snapshot.Snapshot, splits []*split.Split) error {
 	if snap.IndexManifest == nil || *snap.IndexManifest == "" || len(splits) == 0 {
 		return nil
 	}
@@ -30,7 +31,7 @@ func (p *Planner) attachDeletionVectors(ctx context.Context, snap *snapshot.Snap
 		part   string
 		bucket int32
 	}
-	byBucket := map[key]map[string]DeletionFile{}
+	byBucket := map[key]map[string]split.DeletionFile{}
 	indexInDataDir := p.Schema.IndexFileInDataFileDir()
 	for i := range entries {
 		e := &entries[i]
@@ -57,11 +58,11 @@ func (p *Planner) attachDeletionVectors(ctx context.Context, snap *snapshot.Snap
 		k := key{string(e.Partition), e.Bucket}
 		m := byBucket[k]
 		if m == nil {
-			m = map[string]DeletionFile{}
+			m = map[string]split.DeletionFile{}
 			byBucket[k] = m
 		}
 		for _, r := range e.DeletionVectorRanges {
-			m[r.DataFile] = DeletionFile{Path: file, Offset: int64(r.Offset), Length: int64(r.Length), Cardinality: r.Cardinality}
+			m[r.DataFile] = split.DeletionFile{Path: file, Offset: int64(r.Offset), Length: int64(r.Length), Cardinality: r.Cardinality}
 		}
 	}
 	for _, sp := range splits {

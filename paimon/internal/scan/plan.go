@@ -14,69 +14,17 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/binrow"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/manifest"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
-// DeletionFile locates the deletion vector of one data file inside an index
-// file.
-type DeletionFile struct {
-	Path        string
-	Offset      int64
-	Length      int64
-	Cardinality *int64
-}
-
-// DataFile is one data file of a split with its resolved location.
-type DataFile struct {
-	Meta manifest.DataFileMeta
-	// Path is the full path: _EXTERNAL_PATH when set, else the bucket
-	// directory joined with the file name.
-	Path string
-	// Deletion is the file's deletion vector, nil when it has none.
-	Deletion *DeletionFile
-}
-
-// Split is the unit of reading: files of one partition and bucket.
-type Split struct {
-	// SnapshotID is the snapshot the split was planned from.
-	SnapshotID int64
-	// Partition is the serialized partition BinaryRow (identity).
-	Partition []byte
-	// PartitionValues are the typed partition values, aligned with the
-	// table's partition keys.
-	PartitionValues []any
-	Bucket          int32
-	TotalBuckets    int32
-	// BucketPath is the directory of the partition and bucket.
-	BucketPath string
-	Files      []DataFile
-	// Changelog is true when the files are changelog files (streaming with a
-	// changelog producer).
-	Changelog bool
-	// Retract is true when every row of the split is a retraction (-D): the
-	// files an OVERWRITE removed, read with streaming-read-overwrite.
-	Retract bool
-	// Raw is true when a primary-key split is read unmerged, every record
-	// with its own row kind (streaming delta and changelog files).
-	Raw bool
-}
-
-// RowCount is the number of physical rows in the split's files.
-func (s *Split) RowCount() int64 {
-	var n int64
-	for _, f := range s.Files {
-		n += f.Meta.RowCount
-	}
-	return n
-}
-
 // Plan is the result of planning one snapshot.
 type Plan struct {
 	Snapshot *snapshot.Snapshot
-	Splits   []*Split
+	Splits   []*split.Split
 }
 
 // Planner plans reads of one table.
@@ -439,13 +387,13 @@ func (p *Planner) statsMayMatch(ctx context.Context, f *manifest.DataFileMeta) (
 
 // group builds one split per (partition, bucket), ordered by partition bytes
 // then bucket so plans are deterministic.
-func (p *Planner) group(ctx context.Context, snap *snapshot.Snapshot, live []manifest.Entry, changelog bool) ([]*Split, error) {
+func (p *Planner) group(ctx context.Context, snap *snapshot.Snapshot, live []manifest.Entry, changelog bool) ([]*split.Split, error) {
 	type key struct {
 		part   string
 		bucket int32
 	}
-	idx := map[key]*Split{}
-	var out []*Split
+	idx := map[key]*split.Split{}
+	var out []*split.Split
 	for i := range live {
 		e := &live[i]
 		k := key{string(e.Partition), e.Bucket}
@@ -459,7 +407,7 @@ func (p *Planner) group(ctx context.Context, snap *snapshot.Snapshot, live []man
 			if err != nil {
 				return nil, fmt.Errorf("data file %s: %w", e.File.FileName, err)
 			}
-			sp = &Split{
+			sp = &split.Split{
 				SnapshotID: snap.ID, Partition: e.Partition, PartitionValues: vals,
 				Bucket: e.Bucket, TotalBuckets: e.TotalBuckets, BucketPath: dir, Changelog: changelog,
 			}
@@ -470,7 +418,7 @@ func (p *Planner) group(ctx context.Context, snap *snapshot.Snapshot, live []man
 		if e.File.ExternalPath != nil && *e.File.ExternalPath != "" {
 			path = *e.File.ExternalPath
 		}
-		sp.Files = append(sp.Files, DataFile{Meta: e.File, Path: path})
+		sp.Files = append(sp.Files, split.DataFile{Meta: e.File, Path: path})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if c := bytes.Compare(out[i].Partition, out[j].Partition); c != 0 {
