@@ -41,7 +41,15 @@ func recordsBatch(t *testing.T, mem memory.Allocator, typ types.DataType, recs [
 			t.Fatal(err)
 		}
 	}
-	return &batch{cols: []arrow.Array{vb.NewArray()}, seq: sb.NewInt64Array(), kind: kb.NewInt8Array(), n: len(recs)}
+	// Shaped like a data file's batch: the record owns every column.
+	v, seq, kind := vb.NewArray(), sb.NewInt64Array(), kb.NewInt8Array()
+	defer v.Release()
+	defer seq.Release()
+	defer kind.Release()
+	sc := arrow.NewSchema([]arrow.Field{{Name: "v", Type: dt, Nullable: true},
+		{Name: SequenceNumberColumn, Type: arrow.PrimitiveTypes.Int64}, {Name: ValueKindColumn, Type: arrow.PrimitiveTypes.Int8}}, nil)
+	rec := array.NewRecordBatch(sc, []arrow.Array{v, seq, kind}, int64(len(recs)))
+	return &batch{rec: rec, cols: rec.Columns()[:1], seq: rec.Column(1).(*array.Int64), kind: rec.Column(2).(*array.Int8), n: len(recs)}
 }
 
 func arrowType(t *testing.T, typ types.DataType) arrow.DataType {

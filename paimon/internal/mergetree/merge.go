@@ -16,6 +16,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/binrow"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/datafile"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
@@ -143,7 +144,7 @@ func (r *run) ref() rowRef { return rowRef{r.cur, r.row} }
 type Reader struct {
 	refs   atomic.Int64
 	ctx    context.Context
-	fio    fileio.FileIO
+	files  datafile.Options // how every file of the split is opened
 	opts   Options
 	cfg    *schema.MergeOptions
 	l      *layout
@@ -263,12 +264,17 @@ func newReader(ctx context.Context, fio fileio.FileIO, sp *split.Split, opts Opt
 	if err != nil {
 		return nil, err
 	}
-	r := &Reader{ctx: ctx, fio: fio, opts: opts, cfg: cfg, l: l, sp: sp, mem: opts.Alloc, batchN: opts.BatchSize}
+	r := &Reader{ctx: ctx, opts: opts, cfg: cfg, l: l, sp: sp, mem: opts.Alloc, batchN: opts.BatchSize}
 	if r.mem == nil {
 		r.mem = memory.DefaultAllocator
 	}
 	if r.batchN <= 0 {
 		r.batchN = format.DefaultBatchSize
+	}
+	r.files = datafile.Options{
+		FIO: fio, ReadSchema: opts.Schema, Schemas: opts.Schemas, Fields: l.need, System: systemFields(),
+		PartitionValues: sp.PartitionValues,
+		BatchSize:       r.batchN, Alloc: r.mem,
 	}
 	r.refs.Store(1)
 	return r, nil
@@ -353,7 +359,7 @@ func (r *Reader) Next() bool {
 }
 
 func (r *Reader) openRunFile(f *split.DataFile) (*fileSource, error) {
-	return openFile(r.ctx, r.fio, r.opts.Schemas, r.opts.Schema, f, r.l.need, r.batchN, r.mem)
+	return openFile(r.ctx, f, &r.files)
 }
 
 // advance moves a run to its next record, loading batches and files as

@@ -20,6 +20,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/datafile"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
@@ -103,13 +104,15 @@ func (r *Reader) Read(ctx context.Context, sp *split.Split) (array.RecordReader,
 	if len(r.Schema.PrimaryKeys) > 0 {
 		return r.readPK(ctx, sp, need, filter, out, mem)
 	}
-	needSchema, err := arrowconv.Schema(need)
-	if err != nil {
-		return nil, err
-	}
 	rr := &splitReader{
-		ctx: ctx, r: r, sp: sp, need: need, needSchema: needSchema, out: out,
-		filter: filter, mem: mem,
+		ctx: ctx, r: r, sp: sp, out: out, filter: filter, mem: mem,
+		files: datafile.Options{
+			FIO: r.FIO, ReadSchema: r.Schema, Fields: need, PartitionValues: sp.PartitionValues,
+			Filter: filter, BatchSize: r.BatchSize, Alloc: mem,
+		},
+	}
+	if r.Schemas != nil {
+		rr.files.Schemas = r.Schemas
 	}
 	rr.refs.Store(1)
 	return rr, nil
@@ -117,18 +120,17 @@ func (r *Reader) Read(ctx context.Context, sp *split.Split) (array.RecordReader,
 
 // splitReader walks the split's files one after another.
 type splitReader struct {
-	refs       atomic.Int64
-	ctx        context.Context
-	r          *Reader
-	sp         *split.Split
-	need       []types.DataField
-	needSchema *arrow.Schema
-	out        *arrow.Schema
-	filter     *predicate.Predicate
-	mem        memory.Allocator
+	refs   atomic.Int64
+	ctx    context.Context
+	r      *Reader
+	sp     *split.Split
+	files  datafile.Options
+	out    *arrow.Schema
+	filter *predicate.Predicate
+	mem    memory.Allocator
 
 	fileIdx int
-	cur     *fileReader
+	cur     *datafile.Reader
 	rec     arrow.RecordBatch
 	err     error
 }
@@ -139,7 +141,7 @@ func (s *splitReader) Release() {
 	if s.refs.Add(-1) == 0 {
 		s.releaseRec()
 		if s.cur != nil {
-			s.cur.close()
+			s.cur.Close()
 			s.cur = nil
 		}
 	}
@@ -184,20 +186,20 @@ func (s *splitReader) Next() bool {
 			}
 			s.cur = fr
 		}
-		rec, err := s.cur.next(s.ctx)
+		rec, err := s.cur.Next(s.ctx)
 		if errors.Is(err, io.EOF) {
-			s.cur.close()
+			s.cur.Close()
 			s.cur = nil
 			continue
 		}
 		if err != nil {
-			s.err = fmt.Errorf("read data file %s: %w", s.cur.path, err)
+			s.err = err // names the file
 			return false
 		}
 		out, err := s.finish(rec)
 		rec.Release()
 		if err != nil {
-			s.err = fmt.Errorf("read data file %s: %w", s.cur.path, err)
+			s.err = fmt.Errorf("read data file %s: %w", s.cur.Path(), err)
 			return false
 		}
 		if out.NumRows() == 0 {
@@ -262,7 +264,7 @@ func (p *post) apply(ctx context.Context, rec arrow.RecordBatch, hasKind bool) (
 			if p.retract {
 				kind = "-D"
 			}
-			kc, err := constArray(p.mem, kind, types.DataType{Root: types.VarChar, Length: types.MaxLength}, int(rec.NumRows()))
+			kc, err := datafile.ConstArray(p.mem, kind, types.DataType{Root: types.VarChar, Length: types.MaxLength}, int(rec.NumRows()))
 			if err != nil {
 				return nil, err
 			}

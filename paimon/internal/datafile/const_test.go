@@ -1,4 +1,4 @@
-package read
+package datafile
 
 import (
 	"testing"
@@ -11,7 +11,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
-// Partition columns are built by constArray from binrow-decoded values; every
+// Partition columns are built by ConstArray from binrow-decoded values; every
 // partition type must come out as the Arrow type arrowconv promises, with the
 // value repeated and no leak.
 func TestConstArray(t *testing.T) {
@@ -37,7 +37,7 @@ func TestConstArray(t *testing.T) {
 		{types.DataType{Root: types.Int}, nil, "[(null) (null) (null)]"},
 	}
 	for _, c := range cases {
-		arr, err := constArray(mem, c.v, c.typ, 3)
+		arr, err := ConstArray(mem, c.v, c.typ, 3)
 		if err != nil {
 			t.Fatalf("%s: %v", c.typ, err)
 		}
@@ -72,12 +72,12 @@ func TestConstArray(t *testing.T) {
 		}
 		arr.Release()
 	}
-	empty, err := constArray(mem, "eu", types.DataType{Root: types.VarChar, Length: types.MaxLength}, 0)
+	empty, err := ConstArray(mem, "eu", types.DataType{Root: types.VarChar, Length: types.MaxLength}, 0)
 	if err != nil || empty.Len() != 0 || array.ValidateFull(empty) != nil {
 		t.Fatalf("zero copies: %v %v", empty, err)
 	}
 	empty.Release()
-	if _, err := constArray(mem, "x", types.DataType{Root: types.Int}, 1); err == nil {
+	if _, err := ConstArray(mem, "x", types.DataType{Root: types.Int}, 1); err == nil {
 		t.Error("a string value for an INT column must be an error")
 	}
 }

@@ -1,4 +1,4 @@
-package read
+package datafile
 
 import (
 	"fmt"
@@ -13,8 +13,9 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
-// constArray builds an array of n copies of one value (partition columns).
-func constArray(mem memory.Allocator, v any, t types.DataType, n int) (arrow.Array, error) {
+// ConstArray builds an array of n copies of one value of type t (partition
+// columns, constant row kinds).
+func ConstArray(mem memory.Allocator, v any, t types.DataType, n int) (arrow.Array, error) {
 	dt, err := arrowconv.Type(t)
 	if err != nil {
 		return nil, err
