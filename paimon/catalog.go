@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
@@ -18,6 +20,12 @@ import (
 type Catalog struct {
 	warehouse string
 	fio       fileio.FileIO
+	// closer is the storage client the catalog opened itself (an object
+	// store's); nil for local storage and for WithFileIO, whose caller owns
+	// the FileIO.
+	closer    io.Closer
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // CatalogOption configures OpenCatalog.
@@ -52,26 +60,45 @@ func OpenCatalog(ctx context.Context, warehouse string, opts ...CatalogOption) (
 		return nil, errors.New("open catalog: empty warehouse path")
 	}
 	warehouse = strings.TrimRight(warehouse, "/")
+	var closer io.Closer
 	if cfg.fio == nil {
 		fio, err := objstore.Open(ctx, warehouse, cfg.storage)
 		if err != nil {
 			return nil, fmt.Errorf("open catalog %s: %w", warehouse, err)
 		}
 		cfg.fio = fio
+		closer, _ = fio.(io.Closer)
 	}
-	c := &Catalog{warehouse: warehouse, fio: cfg.fio}
+	c := &Catalog{warehouse: warehouse, fio: cfg.fio, closer: closer}
 	// On object stores a warehouse is a key prefix: it "exists" when
 	// something lives under it, which a listing tells in one request.
 	ents, err := c.fio.List(ctx, warehouse)
 	if err != nil {
+		_ = c.Close()
 		return nil, fmt.Errorf("open catalog %s: %w", warehouse, err)
 	}
 	if len(ents) == 0 {
 		if st, err := c.fio.Stat(ctx, warehouse); err != nil || !st.IsDir {
+			_ = c.Close()
 			return nil, fmt.Errorf("open catalog %s: no such warehouse directory: %w", warehouse, fileio.ErrNotExist)
 		}
 	}
 	return c, nil
+}
+
+// Close releases the storage client the catalog opened (an object store's
+// connections); tables of the catalog must not be read afterwards. A
+// FileIO given with WithFileIO is the caller's to close. Safe to call more
+// than once.
+func (c *Catalog) Close() error {
+	c.closeOnce.Do(func() {
+		if c.closer != nil {
+			if err := c.closer.Close(); err != nil {
+				c.closeErr = fmt.Errorf("close catalog %s: %w", c.warehouse, err)
+			}
+		}
+	})
+	return c.closeErr
 }
 
 // Warehouse returns the warehouse root.

@@ -23,30 +23,39 @@ import (
 // NewScan().Plan and NewRead().Read.
 type ReadBuilder struct {
 	t          *Table
-	projection []string
-	filter     *predicate.Predicate
+	opts       ReadOptions
 	snapshotID int64
 	tag        string
-	batchSize  int
-	alloc      memory.Allocator
-	buckets    func(int32) bool
-	rowKind    bool
-	stats      *read.Stats
 }
 
 // NewReadBuilder starts a batch read of the latest snapshot.
 func (t *Table) NewReadBuilder() *ReadBuilder { return &ReadBuilder{t: t} }
 
+// The With methods below set the shared ReadOptions. They are repeated on
+// StreamReadBuilder (one line each) rather than promoted from an embedded
+// type, because a promoted method would return the embedded type and break
+// chaining on the builder.
+
+// Options returns the read options set so far.
+func (rb *ReadBuilder) Options() ReadOptions { return rb.opts }
+
+// WithOptions replaces all read options at once.
+func (rb *ReadBuilder) WithOptions(o ReadOptions) *ReadBuilder {
+	o.Projection = append([]string(nil), o.Projection...)
+	rb.opts = o
+	return rb
+}
+
 // WithProjection selects the output columns, in this order.
 func (rb *ReadBuilder) WithProjection(columns ...string) *ReadBuilder {
-	rb.projection = append([]string(nil), columns...)
+	rb.opts.Projection = append([]string(nil), columns...)
 	return rb
 }
 
 // WithFilter keeps only rows matching p; it is also pushed down to prune
 // partitions, files and row groups.
 func (rb *ReadBuilder) WithFilter(p *predicate.Predicate) *ReadBuilder {
-	rb.filter = p
+	rb.opts.Filter = p
 	return rb
 }
 
@@ -65,26 +74,39 @@ func (rb *ReadBuilder) WithTag(name string) *ReadBuilder {
 
 // WithBatchSize sets the rows per record batch read from data files.
 func (rb *ReadBuilder) WithBatchSize(n int) *ReadBuilder {
-	rb.batchSize = n
+	rb.opts.BatchSize = n
 	return rb
 }
 
 // WithAllocator sets the Arrow allocator.
 func (rb *ReadBuilder) WithAllocator(mem memory.Allocator) *ReadBuilder {
-	rb.alloc = mem
+	rb.opts.Allocator = mem
 	return rb
 }
 
 // WithBucketFilter keeps only the buckets f accepts.
 func (rb *ReadBuilder) WithBucketFilter(f func(bucket int32) bool) *ReadBuilder {
-	rb.buckets = f
+	rb.opts.BucketFilter = f
+	return rb
+}
+
+// WithIncludeRowKind adds a leading RowKindColumn; a batch read of a
+// primary-key table yields the merged rows, +I or +U.
+func (rb *ReadBuilder) WithIncludeRowKind(v bool) *ReadBuilder {
+	rb.opts.IncludeRowKind = v
+	return rb
+}
+
+// WithStats makes the reads count files, bytes and rows into st.
+func (rb *ReadBuilder) WithStats(st *ReadStats) *ReadBuilder {
+	rb.opts.Stats = st
 	return rb
 }
 
 // ReadFields returns the projected read row type of the table's current
 // schema.
 func (rb *ReadBuilder) ReadFields() []types.DataField {
-	fs, err := projectFields(rb.t.schema, rb.projection)
+	fs, err := projectFields(rb.t.schema, rb.opts.Projection)
 	if err != nil {
 		return nil
 	}
@@ -255,11 +277,14 @@ func wrapPlan(p *scan.Plan, sch *schema.TableSchema) *Plan {
 }
 
 func (rb *ReadBuilder) planner(sch *schema.TableSchema) *scan.Planner {
-	return rb.t.planner(sch, rb.filter, rb.buckets, batchLevels(sch))
+	return rb.t.planner(sch, rb.opts.Filter, rb.opts.BucketFilter, batchLevels(sch))
 }
 
-// Read reads splits.
-type Read struct{ rb *ReadBuilder }
+// Read reads splits with a fixed copy of a builder's options.
+type Read struct {
+	t    *Table
+	opts ReadOptions
+}
 
 // ReadStats are counters of the files, bytes and rows reads really opened;
 // a caller can read them while reads run.
@@ -275,17 +300,17 @@ const DefaultBatchSize = format.DefaultBatchSize
 
 // WithStats makes reads count files, bytes and rows into st.
 func (r *Read) WithStats(st *ReadStats) *Read {
-	rb := *r.rb
-	rb.stats = st
-	return &Read{rb: &rb}
+	nr := *r
+	nr.opts.Stats = st
+	return &nr
 }
 
 // NewRead returns the reader of this read.
-func (rb *ReadBuilder) NewRead() *Read { return &Read{rb: rb} }
+func (rb *ReadBuilder) NewRead() *Read { return &Read{t: rb.t, opts: rb.opts} }
 
 // Read returns a record reader over one split; the caller must Release it.
 func (r *Read) Read(ctx context.Context, sp *Split) (array.RecordReader, error) {
-	rd, err := r.rb.readerFor(sp)
+	rd, err := r.opts.readerFor(r.t, sp)
 	if err != nil {
 		return nil, err
 	}
@@ -295,10 +320,10 @@ func (r *Read) Read(ctx context.Context, sp *Split) (array.RecordReader, error) 
 // OutputSchema returns the Arrow schema of the records of a read of the
 // table's current schema.
 func (r *Read) OutputSchema() (*arrow.Schema, error) {
-	fields, err := projectFields(r.rb.t.schema, r.rb.projection)
+	fields, err := projectFields(r.t.schema, r.opts.Projection)
 	if err != nil {
 		return nil, err
 	}
-	rd := &read.Reader{Fields: fields, IncludeRowKind: r.rb.rowKind}
+	rd := &read.Reader{Fields: fields, IncludeRowKind: r.opts.IncludeRowKind}
 	return rd.OutputSchema()
 }

@@ -7,8 +7,9 @@ import (
 	"io"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
-	"github.com/connect-paimon/connect-paimon/paimon/internal/read"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
@@ -100,14 +101,14 @@ var ErrExpired = errors.New("next snapshot has expired")
 // was most likely dropped and recreated.
 var ErrRecreated = errors.New("next snapshot is beyond the latest one")
 
-// StreamReadBuilder configures a streaming read.
+// StreamReadBuilder configures a streaming read. Most callers describe the
+// read as a StreamConfig and call Table.NewStreamingScan; the builder is
+// the mechanism underneath, for callers that want to set options one by
+// one.
 type StreamReadBuilder struct {
 	t              *Table
+	opts           ReadOptions
 	poll           time.Duration
-	filter         *predicate.Predicate
-	projection     []string
-	bucketFilter   func(int32) bool
-	rowKind        bool
 	consumerID     string
 	mode           StartMode
 	startSnapshot  int64
@@ -118,13 +119,16 @@ type StreamReadBuilder struct {
 	readOverwrite  *bool
 	ignoreProgress bool
 	emitEmpty      bool
-	batchSize      int
 }
 
 // NewStreamReadBuilder starts configuring a streaming read.
 func (t *Table) NewStreamReadBuilder() *StreamReadBuilder {
-	return &StreamReadBuilder{t: t, poll: time.Second}
+	return &StreamReadBuilder{t: t, poll: DefaultPollInterval}
 }
+
+// DefaultPollInterval is how long a streaming scan waits before looking
+// for the next snapshot again when none is set.
+const DefaultPollInterval = time.Second
 
 // WithPollInterval sets how long to wait before looking for the next
 // snapshot when there is none yet (default 1 s).
@@ -133,38 +137,62 @@ func (b *StreamReadBuilder) WithPollInterval(d time.Duration) *StreamReadBuilder
 	return b
 }
 
+// Options returns the read options set so far.
+func (b *StreamReadBuilder) Options() ReadOptions { return b.opts }
+
+// WithOptions replaces all read options at once.
+func (b *StreamReadBuilder) WithOptions(o ReadOptions) *StreamReadBuilder {
+	o.Projection = append([]string(nil), o.Projection...)
+	b.opts = o
+	return b
+}
+
 // WithFilter keeps only matching rows, in every plan.
 func (b *StreamReadBuilder) WithFilter(p *predicate.Predicate) *StreamReadBuilder {
-	b.filter = p
+	b.opts.Filter = p
 	return b
 }
 
 // WithProjection selects the output columns.
 func (b *StreamReadBuilder) WithProjection(columns ...string) *StreamReadBuilder {
-	b.projection = append([]string(nil), columns...)
+	b.opts.Projection = append([]string(nil), columns...)
 	return b
 }
 
 // WithBuckets reads only the listed buckets, in every phase (the first full
 // plan too; pypaimon ignores it there).
 func (b *StreamReadBuilder) WithBuckets(ids ...int32) *StreamReadBuilder {
-	set := make(map[int32]bool, len(ids))
-	for _, id := range ids {
-		set[id] = true
-	}
-	b.bucketFilter = func(x int32) bool { return set[x] }
+	b.opts.BucketFilter = bucketSet(ids)
 	return b
 }
 
 // WithBucketFilter reads only the buckets f accepts.
 func (b *StreamReadBuilder) WithBucketFilter(f func(bucket int32) bool) *StreamReadBuilder {
-	b.bucketFilter = f
+	b.opts.BucketFilter = f
 	return b
 }
 
 // WithIncludeRowKind adds a leading "_row_kind" column (+I, -U, +U, -D).
 func (b *StreamReadBuilder) WithIncludeRowKind(v bool) *StreamReadBuilder {
-	b.rowKind = v
+	b.opts.IncludeRowKind = v
+	return b
+}
+
+// WithBatchSize sets the rows per record batch.
+func (b *StreamReadBuilder) WithBatchSize(n int) *StreamReadBuilder {
+	b.opts.BatchSize = n
+	return b
+}
+
+// WithAllocator sets the Arrow allocator of the reads.
+func (b *StreamReadBuilder) WithAllocator(mem memory.Allocator) *StreamReadBuilder {
+	b.opts.Allocator = mem
+	return b
+}
+
+// WithStats makes the reads count files, bytes and rows into st.
+func (b *StreamReadBuilder) WithStats(st *ReadStats) *StreamReadBuilder {
+	b.opts.Stats = st
 	return b
 }
 
@@ -237,17 +265,8 @@ func (b *StreamReadBuilder) WithEmitEmptyPlans(v bool) *StreamReadBuilder {
 	return b
 }
 
-// WithBatchSize sets the rows per record batch.
-func (b *StreamReadBuilder) WithBatchSize(n int) *StreamReadBuilder {
-	b.batchSize = n
-	return b
-}
-
 // NewRead returns the reader for the scan's splits.
-func (b *StreamReadBuilder) NewRead() *Read {
-	rb := &ReadBuilder{t: b.t, projection: b.projection, filter: b.filter, batchSize: b.batchSize, rowKind: b.rowKind}
-	return &Read{rb: rb}
-}
+func (b *StreamReadBuilder) NewRead() *Read { return &Read{t: b.t, opts: b.opts} }
 
 // StreamPlan is one step of a streaming read.
 type StreamPlan struct {
@@ -303,7 +322,7 @@ func (b *StreamReadBuilder) NewStreamingScan(ctx context.Context) (*StreamingSca
 	if b.mode == StartFromTimestamp && b.startTime.IsZero() {
 		return nil, fmt.Errorf("table %s: scan mode from-timestamp needs a start time", t.name)
 	}
-	if _, err := projectFields(t.schema, b.projection); err != nil {
+	if _, err := projectFields(t.schema, b.opts.Projection); err != nil {
 		return nil, fmt.Errorf("table %s: %w", t.name, err)
 	}
 	s := &StreamingScan{b: b, t: t, schema: t.schema, producer: t.schema.ChangelogProducer()}
@@ -526,7 +545,7 @@ func (s *StreamingScan) fullPlan(ctx context.Context, id int64) (*StreamPlan, er
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.t.name, err)
 	}
-	pl := s.t.planner(sch, s.b.filter, s.b.bucketFilter, levels)
+	pl := s.t.planner(sch, s.b.opts.Filter, s.b.opts.BucketFilter, levels)
 	pl.ReadPostpone = s.readsPostpone(sch)
 	p, err := pl.PlanSnapshot(ctx, snap, scan.Full)
 	if err != nil {
@@ -556,7 +575,7 @@ func (s *StreamingScan) schemaFor(ctx context.Context, snap *snapshot.Snapshot) 
 		if err := checkSupported(ns); err != nil {
 			return nil, fmt.Errorf("table %s schema %d: %w", s.t.name, ns.ID, err)
 		}
-		if _, err := projectFields(ns, s.b.projection); err != nil {
+		if _, err := projectFields(ns, s.b.opts.Projection); err != nil {
 			return nil, fmt.Errorf("table %s schema %d: %w", s.t.name, ns.ID, err)
 		}
 		s.schema = ns
@@ -565,7 +584,7 @@ func (s *StreamingScan) schemaFor(ctx context.Context, snap *snapshot.Snapshot) 
 }
 
 func (s *StreamingScan) planner(sch *schema.TableSchema) *scan.Planner {
-	pl := s.t.planner(sch, s.b.filter, s.b.bucketFilter, nil)
+	pl := s.t.planner(sch, s.b.opts.Filter, s.b.opts.BucketFilter, nil)
 	pl.ReadPostpone = s.readsPostpone(sch)
 	return pl
 }
@@ -662,18 +681,4 @@ func (s *StreamingScan) onMissing(ctx context.Context) (*StreamPlan, error) {
 		return s.fullPlan(ctx, latest)
 	}
 	return nil, fmt.Errorf("table %s: %s needs snapshot %d, but the earliest snapshot is %d: %w", s.t.name, who, s.next, earliest, ErrExpired)
-}
-
-// readerFor builds the split reader options shared by batch and streaming
-// reads.
-func (rb *ReadBuilder) readerFor(sp *Split) (*read.Reader, error) {
-	fields, err := projectFields(sp.schema, rb.projection)
-	if err != nil {
-		return nil, fmt.Errorf("table %s: %w", rb.t.name, err)
-	}
-	return &read.Reader{
-		FIO: rb.t.fio, Schema: sp.schema, Schemas: rb.t.schemas, Fields: fields,
-		Filter: rb.filter, BatchSize: rb.batchSize, Alloc: rb.alloc, IncludeRowKind: rb.rowKind,
-		Stats: rb.stats,
-	}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/manifest"
@@ -119,6 +120,22 @@ func (t *Table) Snapshots() *snapshot.Manager { return t.snapshots }
 
 // Schemas returns the schema manager of the table's branch.
 func (t *Table) Schemas() *schema.Manager { return t.schemas }
+
+// Consumers returns the consumer manager of the table's branch (the
+// consumer files streaming reads resume from and commit to).
+func (t *Table) Consumers() *consumer.Manager {
+	return consumer.NewManager(t.fio, t.root, t.branch)
+}
+
+// ParseFilter parses a SQL-like row filter over fields (predicate.Parse's
+// syntax); "" is no filter (nil). It is the one entry point for filter
+// text, so the input, the CLI and StreamConfig accept the same language.
+func ParseFilter(text string, fields []types.DataField) (*predicate.Predicate, error) {
+	if text == "" {
+		return nil, nil
+	}
+	return predicate.Parse(text, fields)
+}
 
 // pathFactory builds the data path factory for a read schema. Data files are
 // shared by branches and always live under the table root.

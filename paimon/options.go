@@ -1,0 +1,54 @@
+package paimon
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/connect-paimon/connect-paimon/paimon/internal/read"
+	"github.com/connect-paimon/connect-paimon/paimon/predicate"
+)
+
+// ReadOptions are the options a batch read (ReadBuilder) and a streaming
+// read (StreamReadBuilder) share: what to read from each split and how to
+// hand it out. Both builders embed one value and build their readers from
+// it, so an option added here reaches both kinds of read.
+type ReadOptions struct {
+	// Projection selects the output columns, in this order; nil reads all.
+	Projection []string
+	// Filter keeps only matching rows; it is also pushed down to prune
+	// partitions, files and row groups.
+	Filter *predicate.Predicate
+	// BatchSize is the rows per record batch (0: DefaultBatchSize).
+	BatchSize int
+	// Allocator allocates the Arrow buffers (nil: the Go allocator).
+	Allocator memory.Allocator
+	// BucketFilter keeps only the buckets it accepts (nil: all).
+	BucketFilter func(bucket int32) bool
+	// IncludeRowKind adds a leading RowKindColumn (+I, -U, +U, -D).
+	IncludeRowKind bool
+	// Stats, when set, counts the files, bytes and rows reads opened.
+	Stats *ReadStats
+}
+
+// bucketSet is the BucketFilter of an explicit bucket list.
+func bucketSet(ids []int32) func(int32) bool {
+	set := make(map[int32]bool, len(ids))
+	for _, id := range ids {
+		set[id] = true
+	}
+	return func(x int32) bool { return set[x] }
+}
+
+// readerFor builds the split reader of these options for one split.
+func (o *ReadOptions) readerFor(t *Table, sp *Split) (*read.Reader, error) {
+	fields, err := projectFields(sp.schema, o.Projection)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", t.name, err)
+	}
+	return &read.Reader{
+		FIO: t.fio, Schema: sp.schema, Schemas: t.schemas, Fields: fields,
+		Filter: o.Filter, BatchSize: o.BatchSize, Alloc: o.Allocator, IncludeRowKind: o.IncludeRowKind,
+		Stats: o.Stats,
+	}, nil
+}

@@ -1,0 +1,261 @@
+package paimon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/connect-paimon/connect-paimon/paimon/consumer"
+)
+
+// String returns the policy's configuration spelling.
+func (p ExpiredPolicy) String() string {
+	switch p {
+	case ExpiredFail:
+		return "fail"
+	case ExpiredEarliest:
+		return "earliest"
+	case ExpiredLatestFull:
+		return "latest-full"
+	}
+	return fmt.Sprintf("ExpiredPolicy(%d)", int(p))
+}
+
+// ParseExpiredPolicy parses "fail" (also ""), "earliest" or "latest-full".
+func ParseExpiredPolicy(s string) (ExpiredPolicy, error) {
+	switch s {
+	case "fail", "":
+		return ExpiredFail, nil
+	case "earliest":
+		return ExpiredEarliest, nil
+	case "latest-full":
+		return ExpiredLatestFull, nil
+	}
+	return 0, fmt.Errorf("unknown expired policy %q (want fail, earliest or latest-full)", s)
+}
+
+// StreamConfig describes a streaming read as plain data, for callers that
+// get it from configuration (the Benthos input, the CLI's tail). The zero
+// value reads the latest snapshot in full, then follows the table, with no
+// consumer.
+type StreamConfig struct {
+	// StartMode is where the read starts when the consumer has no position
+	// (or IgnoreConsumerProgress is set).
+	StartMode StartMode
+	// StartSnapshot is the snapshot of StartFromSnapshot(Full); only
+	// allowed with those modes.
+	StartSnapshot int64
+	// StartTime is the time of StartFromTimestamp; only allowed with it.
+	StartTime time.Time
+
+	// EndSnapshot ends the stream (io.EOF) after this snapshot; 0: none.
+	EndSnapshot int64
+	// EndAtLatest ends the stream after the snapshot that is the latest
+	// when the scan is created; the table must have one. Excludes
+	// EndSnapshot.
+	EndAtLatest bool
+
+	// Filter is a predicate in predicate.Parse's syntax; "" keeps all rows.
+	Filter string
+	// Columns is the projection; nil reads all columns.
+	Columns []string
+	// Buckets reads only these buckets; nil reads all.
+	Buckets []int32
+	// ShardIndex and ShardCount read only the buckets b with
+	// |b| % ShardCount == ShardIndex (negative ids, Paimon's postpone and
+	// dynamic placeholders, by their absolute value, so every bucket has one
+	// owner). ShardCount 0 or 1 reads every bucket.
+	ShardIndex, ShardCount int
+
+	// ConsumerID resumes from, and lets the caller commit to, the consumer
+	// file consumer/consumer-<id>; "" keeps no progress.
+	ConsumerID string
+	// IgnoreConsumerProgress starts by StartMode even when the consumer has
+	// a position (Java's consumer.ignore-progress).
+	IgnoreConsumerProgress bool
+	// OnExpired is what happens when the next snapshot was expired away.
+	OnExpired ExpiredPolicy
+	// StreamingReadOverwrite, when set, overrides the table option
+	// streaming-read-overwrite.
+	StreamingReadOverwrite *bool
+
+	// PollInterval is the wait between looks for a new snapshot (0:
+	// DefaultPollInterval).
+	PollInterval time.Duration
+	// IncludeRowKind adds the leading RowKindColumn.
+	IncludeRowKind bool
+	// EmitEmptyPlans makes the scan return a plan for every snapshot it
+	// passes, also skipped or fully pruned ones (see WithEmitEmptyPlans).
+	EmitEmptyPlans bool
+	// BatchSize is the rows per record batch (0: DefaultBatchSize).
+	BatchSize int
+	// Allocator allocates the Arrow buffers (nil: the Go allocator).
+	Allocator memory.Allocator
+	// Stats, when set, counts what the reads opened.
+	Stats *ReadStats
+}
+
+// FieldError is a StreamConfig validation error; Field is the Go name of
+// the offending StreamConfig field, so callers that fill the struct from
+// their own configuration can name their own field instead.
+type FieldError struct {
+	Field string
+	Err   error
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Err.Error() }
+
+func (e *FieldError) Unwrap() error { return e.Err }
+
+func fieldErr(field, format string, args ...any) error {
+	return &FieldError{Field: field, Err: fmt.Errorf(format, args...)}
+}
+
+// Validate checks the configuration on its own, without a table: start
+// mode and position, end bound, shard, buckets, consumer id, policy. The
+// filter and columns need the schema and are checked by NewStreamingScan.
+func (c *StreamConfig) Validate() error {
+	switch c.StartMode {
+	case StartLatestFull, StartLatest, StartFromSnapshot, StartFromSnapshotFull, StartFromTimestamp, StartCompactedFull:
+	default:
+		return fieldErr("StartMode", "unknown start mode %d", int(c.StartMode))
+	}
+	needsSnap := c.StartMode == StartFromSnapshot || c.StartMode == StartFromSnapshotFull
+	switch {
+	case c.StartSnapshot != 0 && !needsSnap:
+		return fieldErr("StartSnapshot", "only used with scan mode from-snapshot or from-snapshot-full, not %s", c.StartMode)
+	case needsSnap && c.StartSnapshot == 0:
+		return fieldErr("StartSnapshot", "required by scan mode %s", c.StartMode)
+	case c.StartSnapshot < 0:
+		return fieldErr("StartSnapshot", "must be at least 1, got %d", c.StartSnapshot)
+	}
+	switch {
+	case !c.StartTime.IsZero() && c.StartMode != StartFromTimestamp:
+		return fieldErr("StartTime", "only used with scan mode from-timestamp, not %s", c.StartMode)
+	case c.StartTime.IsZero() && c.StartMode == StartFromTimestamp:
+		return fieldErr("StartTime", "required by scan mode from-timestamp")
+	}
+	switch {
+	case c.EndSnapshot < 0:
+		return fieldErr("EndSnapshot", "must be at least 1, got %d", c.EndSnapshot)
+	case c.EndSnapshot > 0 && c.EndAtLatest:
+		return fieldErr("EndSnapshot", "excludes EndAtLatest")
+	case c.EndSnapshot > 0 && c.StartSnapshot > 0 && c.EndSnapshot < c.StartSnapshot:
+		return fieldErr("EndSnapshot", "%d is before the start snapshot %d", c.EndSnapshot, c.StartSnapshot)
+	}
+	for _, b := range c.Buckets {
+		if b < 0 {
+			return fieldErr("Buckets", "bucket %d is negative", b)
+		}
+	}
+	switch {
+	case c.ShardCount < 0:
+		return fieldErr("ShardCount", "must be at least 1, got %d", c.ShardCount)
+	case c.ShardIndex < 0 || c.ShardIndex >= max(c.ShardCount, 1):
+		return fieldErr("ShardIndex", "must be in [0, %d), got %d", max(c.ShardCount, 1), c.ShardIndex)
+	}
+	if c.ConsumerID != "" {
+		if err := consumer.ValidateID(c.ConsumerID); err != nil {
+			return &FieldError{Field: "ConsumerID", Err: err}
+		}
+	}
+	switch c.OnExpired {
+	case ExpiredFail, ExpiredEarliest, ExpiredLatestFull:
+	default:
+		return fieldErr("OnExpired", "unknown policy %d", int(c.OnExpired))
+	}
+	if c.PollInterval < 0 {
+		return fieldErr("PollInterval", "must not be negative, got %s", c.PollInterval)
+	}
+	if c.BatchSize < 0 {
+		return fieldErr("BatchSize", "must not be negative, got %d", c.BatchSize)
+	}
+	return nil
+}
+
+// ReadsBucket reports whether the configuration reads bucket b: it is in
+// Buckets (when set) and in this shard.
+func (c *StreamConfig) ReadsBucket(b int32) bool {
+	if len(c.Buckets) > 0 {
+		found := false
+		for _, x := range c.Buckets {
+			if x == b {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	if c.ShardCount <= 1 {
+		return true
+	}
+	v := int64(b)
+	if v < 0 {
+		v = -v
+	}
+	return v%int64(c.ShardCount) == int64(c.ShardIndex)
+}
+
+// NewStreamingScan validates cfg against the table and returns the
+// streaming scan it describes and the reader of the scan's splits.
+// EndAtLatest is resolved here, to the latest snapshot at this call.
+func (t *Table) NewStreamingScan(ctx context.Context, cfg StreamConfig) (*StreamingScan, *Read, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
+	}
+	b := t.NewStreamReadBuilder().
+		WithStartMode(cfg.StartMode).
+		WithIncludeRowKind(cfg.IncludeRowKind).
+		WithOnExpired(cfg.OnExpired).
+		WithEmitEmptyPlans(cfg.EmitEmptyPlans).
+		WithIgnoreConsumerProgress(cfg.IgnoreConsumerProgress).
+		WithBatchSize(cfg.BatchSize).
+		WithAllocator(cfg.Allocator).
+		WithStats(cfg.Stats).
+		WithConsumerID(cfg.ConsumerID).
+		WithStartSnapshot(cfg.StartSnapshot).
+		WithStartTimestamp(cfg.StartTime)
+	if cfg.PollInterval > 0 {
+		b = b.WithPollInterval(cfg.PollInterval)
+	}
+	if cfg.StreamingReadOverwrite != nil {
+		b = b.WithStreamingReadOverwrite(*cfg.StreamingReadOverwrite)
+	}
+	if cfg.Columns != nil {
+		b = b.WithProjection(cfg.Columns...)
+	}
+	if len(cfg.Buckets) > 0 || cfg.ShardCount > 1 {
+		b = b.WithBucketFilter(cfg.ReadsBucket)
+	}
+	if cfg.Filter != "" {
+		pred, err := ParseFilter(cfg.Filter, t.schema.Fields)
+		if err != nil {
+			return nil, nil, fmt.Errorf("table %s: %w", t.name, &FieldError{Field: "Filter", Err: err})
+		}
+		b = b.WithFilter(pred)
+	}
+	end := cfg.EndSnapshot
+	if cfg.EndAtLatest {
+		id, ok, err := t.snapshots.LatestID(ctx)
+		if err != nil {
+			return nil, nil, fmt.Errorf("table %s: %w", t.name, &FieldError{Field: "EndAtLatest", Err: err})
+		}
+		if !ok {
+			return nil, nil, fmt.Errorf("table %s: %w", t.name, &FieldError{Field: "EndAtLatest", Err: errors.New("the table has no snapshot yet")})
+		}
+		end = id
+	}
+	if end > 0 {
+		b = b.WithEndSnapshot(end)
+	}
+	sc, err := b.NewStreamingScan(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sc, b.NewRead(), nil
+}
