@@ -7,12 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv/canon"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
@@ -20,7 +22,6 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
-	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
 
 // The fixtures under testdata/ were written by resources/pygen/gen_pk.py with
@@ -113,7 +114,7 @@ func readAll(t *testing.T, fx *fixture, pl *scan.Plan, fields []types.DataField,
 	for _, sp := range pl.Splits {
 		opts := mergetree.Options{Schema: fx.schema, Schemas: fx.schemas, Fields: fields, BatchSize: batch, Alloc: mem}
 		if raw {
-			opts.RowKindColumn = "_row_kind"
+			opts.RowKinds = true
 		}
 		var rr *mergetree.Reader
 		var err error
@@ -125,7 +126,7 @@ func readAll(t *testing.T, fx *fixture, pl *scan.Plan, fields []types.DataField,
 		if err != nil {
 			t.Fatalf("open split %s: %v", sp.BucketPath, err)
 		}
-		got, err := interop.EncodeReader(rr)
+		got, err := canon.Reader(rr)
 		rr.Release()
 		if err != nil {
 			t.Fatalf("read split %s: %v", sp.BucketPath, err)
@@ -293,7 +294,11 @@ func TestRawReadKeepsKinds(t *testing.T) {
 			t.Errorf("snapshot %d: raw read %d rows, files hold %d", id, len(lines), rows)
 		}
 		for _, l := range lines {
-			kind := field(l, "_row_kind")
+			n, err := strconv.Atoi(field(l, mergetree.ValueKindColumn))
+			if err != nil {
+				t.Fatalf("row kind column: %v: %s", err, l)
+			}
+			kind := strconv.Quote(types.RowKind(n).String())
 			if rk := field(l, "rk"); kind != rk {
 				t.Errorf("snapshot %d: row kind %s but written as %s: %s", id, kind, rk, l)
 			}

@@ -38,9 +38,11 @@ type Options struct {
 	BatchSize int
 	// Alloc allocates Arrow memory; nil means the Go allocator.
 	Alloc memory.Allocator
-	// RowKindColumn, when not empty, prepends a string column of that name
+	// RowKinds prepends an Int8 column ValueKindColumn holding each row's
+	// kind (types.RowKind values): the library's form of row kinds, turned
+	// into +I/-U/+U/-D strings only at its edge (package read).
 	// holding each row's kind (+I, -U, +U, -D), for streaming reads.
-	RowKindColumn string
+	RowKinds bool
 }
 
 // layout is the column plan shared by the merge and raw readers.
@@ -111,8 +113,8 @@ func newLayout(o *Options, c *schema.MergeOptions) (*layout, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.RowKindColumn != "" {
-		fs = append([]arrow.Field{{Name: o.RowKindColumn, Type: arrow.BinaryTypes.String}}, fs...)
+	if o.RowKinds {
+		fs = append([]arrow.Field{{Name: ValueKindColumn, Type: arrow.PrimitiveTypes.Int8}}, fs...)
 	}
 	l.out = arrow.NewSchema(fs, nil)
 	return l, nil
@@ -156,7 +158,7 @@ type Reader struct {
 	heap    runHeap
 	mf      mergeFunc
 	writers []*colWriter
-	kinds   *array.StringBuilder
+	kinds   *array.Int8Builder
 	pending int
 	pinned  []*batch
 	started bool
@@ -230,8 +232,8 @@ func NewMergeReader(ctx context.Context, fio fileio.FileIO, sp *split.Split, opt
 		}
 		r.writers = append(r.writers, w)
 	}
-	if opts.RowKindColumn != "" {
-		r.kinds = array.NewStringBuilder(r.mem)
+	if opts.RowKinds {
+		r.kinds = array.NewInt8Builder(r.mem)
 	}
 	return r, nil
 }
@@ -640,7 +642,7 @@ func (r *Reader) mergeOneKey(mh mergeHeap) error {
 	if ok {
 		r.pending++
 		if r.kinds != nil {
-			r.kinds.Append(kind.String())
+			r.kinds.Append(int8(kind))
 		}
 	}
 	return nil
@@ -680,7 +682,7 @@ func (r *Reader) flush() (arrow.RecordBatch, error) {
 			wi++
 			continue
 		}
-		c, err := constColumn(r.mem, r.opts.Fields[j].Type, r.sp.PartitionValues[-1-src], n)
+		c, err := datafile.ConstArray(r.mem, r.sp.PartitionValues[-1-src], r.opts.Fields[j].Type, n)
 		if err != nil {
 			for _, o := range outs[wi:] {
 				o.Release()
@@ -733,14 +735,9 @@ func (r *Reader) rawBatch(b *batch) (arrow.RecordBatch, error) {
 			c.Release()
 		}
 	}()
-	if r.opts.RowKindColumn != "" {
-		kb := array.NewStringBuilder(r.mem)
-		kb.Reserve(b.n)
-		for i := 0; i < b.n; i++ {
-			kb.Append(b.rowKind(i).String())
-		}
-		cols = append(cols, kb.NewArray())
-		kb.Release()
+	if r.opts.RowKinds {
+		b.kind.Retain() // the file's _VALUE_KIND is the row kind
+		cols = append(cols, b.kind)
 	}
 	for j, src := range r.l.outSrc {
 		if src >= 0 {
@@ -749,7 +746,7 @@ func (r *Reader) rawBatch(b *batch) (arrow.RecordBatch, error) {
 			cols = append(cols, c)
 			continue
 		}
-		c, err := constColumn(r.mem, r.opts.Fields[j].Type, r.sp.PartitionValues[-1-src], b.n)
+		c, err := datafile.ConstArray(r.mem, r.sp.PartitionValues[-1-src], r.opts.Fields[j].Type, b.n)
 		if err != nil {
 			return nil, fmt.Errorf("partition column %q: %w", r.opts.Fields[j].Name, err)
 		}

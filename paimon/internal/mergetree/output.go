@@ -277,26 +277,3 @@ func appendGo(b array.Builder, t types.DataType, v any) error {
 	}
 	return nil
 }
-
-// constColumn builds n copies of a partition value.
-func constColumn(mem memory.Allocator, t types.DataType, v any, n int) (arrow.Array, error) {
-	dt, err := arrowconv.Type(t)
-	if err != nil {
-		return nil, err
-	}
-	if v == nil {
-		return array.MakeArrayOfNull(mem, dt, n), nil
-	}
-	if !schema.Orderable(t) {
-		return nil, fmt.Errorf("partition column of type %s: %w", t, types.ErrUnsupported)
-	}
-	b := array.NewBuilder(mem, dt)
-	defer b.Release()
-	b.Reserve(n)
-	for i := 0; i < n; i++ {
-		if err := appendGo(b, t, v); err != nil {
-			return nil, err
-		}
-	}
-	return b.NewArray(), nil
-}

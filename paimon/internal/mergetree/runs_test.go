@@ -21,6 +21,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // kvSchema is a PK table (id INT, v BIGINT) with the given extra options.
@@ -92,7 +93,7 @@ func writeRun(t testing.TB, dir string, n int, level int32, recs []kv) split.Dat
 func mergeRuns(t testing.TB, s *schema.TableSchema, files []split.DataFile, batch int) ([]string, error) {
 	sp := &split.Split{Files: files}
 	rr, err := mergetree.NewMergeReader(context.Background(), fileio.NewLocal(), sp,
-		mergetree.Options{Schema: s, Fields: s.Fields, BatchSize: batch, RowKindColumn: "k"})
+		mergetree.Options{Schema: s, Fields: s.Fields, BatchSize: batch, RowKinds: true})
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +101,7 @@ func mergeRuns(t testing.TB, s *schema.TableSchema, files []split.DataFile, batc
 	var out []string
 	for rr.Next() {
 		rec := rr.RecordBatch()
-		k := rec.Column(0).(*array.String)
+		k := rec.Column(0).(*array.Int8)
 		id := rec.Column(1).(*array.Int32)
 		v := rec.Column(2).(*array.Int64)
 		for i := 0; i < int(rec.NumRows()); i++ {
@@ -108,7 +109,7 @@ func mergeRuns(t testing.TB, s *schema.TableSchema, files []split.DataFile, batc
 			if v.IsValid(i) {
 				vs = fmt.Sprint(v.Value(i))
 			}
-			out = append(out, fmt.Sprintf("%s %d %s", k.Value(i), id.Value(i), vs))
+			out = append(out, fmt.Sprintf("%s %d %s", types.RowKind(k.Value(i)), id.Value(i), vs))
 		}
 	}
 	return out, rr.Err()

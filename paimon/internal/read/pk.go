@@ -23,7 +23,7 @@ import (
 func (r *Reader) readPK(ctx context.Context, sp *split.Split, need []types.DataField, filter *predicate.Predicate, out *arrow.Schema, mem memory.Allocator) (array.RecordReader, error) {
 	opts := mergetree.Options{
 		Schema: r.Schema, Schemas: r.Schemas, Fields: need, BatchSize: r.BatchSize, Alloc: mem,
-		RowKindColumn: RowKindColumn,
+		RowKinds: true,
 	}
 	var (
 		mr  *mergetree.Reader

@@ -238,8 +238,8 @@ type post struct {
 	insertOnly bool
 }
 
-// apply takes a batch of the needed columns, preceded by a row kind column
-// when hasKind, and returns the output batch.
+// apply takes a batch of the needed columns, preceded by the merge
+// reader's Int8 row kind column when hasKind, and returns the output batch.
 func (p *post) apply(ctx context.Context, rec arrow.RecordBatch, hasKind bool) (arrow.RecordBatch, error) {
 	if p.filter != nil {
 		filtered, err := predicate.FilterRecord(ctx, p.filter, rec, p.mem)
@@ -258,7 +258,12 @@ func (p *post) apply(ctx context.Context, rec arrow.RecordBatch, hasKind bool) (
 	cols := make([]arrow.Array, 0, p.nFields+1)
 	if p.rowKind {
 		if hasKind && !p.retract && !p.insertOnly {
-			cols = append(cols, rec.Column(0))
+			kc, err := rowKindStrings(p.mem, rec.Column(0))
+			if err != nil {
+				return nil, err
+			}
+			defer kc.Release()
+			cols = append(cols, kc)
 		} else {
 			kind := "+I"
 			if p.retract {
@@ -276,4 +281,37 @@ func (p *post) apply(ctx context.Context, rec arrow.RecordBatch, hasKind bool) (
 		cols = append(cols, rec.Column(first+i))
 	}
 	return array.NewRecordBatch(p.out, cols, rec.NumRows()), nil
+}
+
+// rowKindStrings is the edge where the library's Int8 row kinds
+// (types.RowKind) become the +I/-U/+U/-D strings of RowKindColumn. Every
+// spelling is two bytes, so the column is written straight into its buffers.
+func rowKindStrings(mem memory.Allocator, col arrow.Array) (arrow.Array, error) {
+	kinds, ok := col.(*array.Int8)
+	if !ok || kinds.NullN() > 0 {
+		return nil, fmt.Errorf("row kind column is %s with %d nulls, want non-null INT8", col.DataType(), col.NullN())
+	}
+	n := kinds.Len()
+	offsets := memory.NewResizableBuffer(mem)
+	offsets.Resize((n + 1) * arrow.Int32SizeBytes)
+	offs := arrow.Int32Traits.CastFromBytes(offsets.Bytes())
+	data := memory.NewResizableBuffer(mem)
+	data.Resize(2 * n)
+	d := data.Bytes()
+	for i, k := range kinds.Int8Values() {
+		s := types.RowKind(k).String()
+		if len(s) != 2 {
+			offsets.Release()
+			data.Release()
+			return nil, fmt.Errorf("invalid row kind %d", k)
+		}
+		offs[i] = int32(2 * i)
+		d[2*i], d[2*i+1] = s[0], s[1]
+	}
+	offs[n] = int32(2 * n)
+	ad := array.NewData(arrow.BinaryTypes.String, n, []*memory.Buffer{nil, offsets, data}, nil, 0, 0)
+	offsets.Release()
+	data.Release()
+	defer ad.Release()
+	return array.NewStringData(ad), nil
 }
