@@ -1,14 +1,13 @@
 package paimon_test
 
 import (
-	"bufio"
 	"context"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
@@ -20,40 +19,11 @@ func readAll(t *testing.T, ctx context.Context, rb *paimon.ReadBuilder) []string
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lines []string
-	for _, sp := range plan.Splits {
-		rr, err := rb.NewRead().Read(ctx, sp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ls, err := interop.EncodeReader(rr)
-		rr.Release()
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, ls...)
-	}
-	sort.Strings(lines)
-	return lines
-}
-
-func readLines(t *testing.T, path string) []string {
-	t.Helper()
-	f, err := os.Open(path)
+	lines, err := interop.ReadSplits(ctx, rb.NewRead(), plan.Splits)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); l != "" {
-			out = append(out, l)
-		}
-	}
-	sort.Strings(out)
-	return out
+	return lines
 }
 
 // TestPrimaryKeyBatchRead reads the pypaimon-written primary-key tables of
@@ -85,7 +55,7 @@ func TestPrimaryKeyBatchRead(t *testing.T) {
 				}
 				return
 			}
-			want := readLines(t, filepath.Join("internal", "mergetree", "testdata", "expected", "pk."+name, "merged.jsonl"))
+			want := testenv.ReadSortedLines(t, filepath.Join("internal", "mergetree", "testdata", "expected", "pk."+name, "merged.jsonl"))
 			if name == "agg" {
 				// pypaimon 2.1.0's listagg drops blank inputs, Java Paimon
 				// (the reference) joins them; see the same correction in

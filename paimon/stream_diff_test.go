@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
@@ -202,7 +203,9 @@ func TestStreamDiffNoCatchUpReemission(t *testing.T) {
 	if len(added) != 11 || added[16].Rows == nil {
 		t.Fatalf("pypaimon appends: %d commits", len(added))
 	}
-	snap := func(id string) []string { return jsonlLines(t, filepath.Join(expected, "snap"+id+"_full.jsonl")) }
+	snap := func(id string) []string {
+		return testenv.ReadSortedLines(t, filepath.Join(expected, "snap"+id+"_full.jsonl"))
+	}
 	snap1 := snap("1")
 	want := map[int64][]string{2: minus(snap("2"), snap1), 3: minus(snap("3"), snap("2")), 4: nil, 5: nil}
 	for id := int64(6); id <= 16; id++ {

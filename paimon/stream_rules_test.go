@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -58,20 +57,10 @@ func commitsOf(t *testing.T, out string) map[int64]commitLine {
 // encoding pypaimon's side writes with canon.py.
 func canonLines(t *testing.T, ctx context.Context, rd *paimon.Read, splits []*paimon.Split) []string {
 	t.Helper()
-	var out []string
-	for _, sp := range splits {
-		rr, err := rd.Read(ctx, sp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := interop.EncodeReader(rr)
-		rr.Release()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, l...)
+	out, err := interop.ReadSplits(ctx, rd, splits)
+	if err != nil {
+		t.Fatal(err)
 	}
-	sort.Strings(out)
 	return out
 }
 
@@ -120,54 +109,15 @@ func editSnapshot(t *testing.T, tableDir string, id int64, edit func(map[string]
 	}
 }
 
-// copyTree copies a fixture table so a test can commit to it.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // javaCommits copies the Java-written fixture javagen.commits (snapshots 1-3 APPEND of six
 // rows each, 4 OVERWRITE of partition p=1, 5 COMPACT: a full compaction) into a warehouse.
 func javaCommits(t *testing.T) (wh string, expected string) {
 	t.Helper()
 	root := testenv.RepoRoot(t)
 	wh = t.TempDir()
-	copyTree(t, filepath.Join(root, "resources", "fixtures", "warehouse", "javagen.db", "commits"),
+	testenv.CopyTree(t, filepath.Join(root, "resources", "fixtures", "warehouse", "javagen.db", "commits"),
 		filepath.Join(wh, "javagen.db", "commits"))
 	return wh, filepath.Join(root, "resources", "fixtures", "expected", "javagen.commits")
-}
-
-func jsonlLines(t *testing.T, path string) []string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		if l != "" {
-			out = append(out, l)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // minus returns the multiset difference a - b of sorted line sets.
@@ -432,7 +382,7 @@ func TestStreamCompactedFull(t *testing.T) {
 	if !p.FirstPlan || p.SnapshotID != 5 {
 		t.Fatalf("compacted-full first plan: %+v", p)
 	}
-	if got, want := canonLines(t, ctx, rd, p.Splits), jsonlLines(t, filepath.Join(expected, "snap5_full.jsonl")); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got, want := canonLines(t, ctx, rd, p.Splits), testenv.ReadSortedLines(t, filepath.Join(expected, "snap5_full.jsonl")); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("snapshot 5 full:\n got  %v\n want %v (Java)", got, want)
 	}
 	p = next(t, ctx, s)

@@ -5,6 +5,7 @@
 package testenv
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -52,19 +53,30 @@ func Python(t testing.TB) string {
 	return py
 }
 
-// RunPython runs a python script with args and returns its stdout; a
+// RunPython runs a python script file with args and returns its stdout; a
 // failure fails the test with the script's output.
 func RunPython(t testing.TB, script string, args ...string) string {
 	t.Helper()
+	return runPython(t, filepath.Base(script), append([]string{script}, args...))
+}
+
+// RunPypaimon runs the Python source code (not a file) with pypaimon's
+// interpreter, args as sys.argv[1:], and returns its stdout; a failure fails
+// the test with the script's stdout and stderr. Without the interpreter the
+// test is skipped loudly (failed in CI), as with Python.
+func RunPypaimon(t testing.TB, code string, args ...string) string {
+	t.Helper()
+	return runPython(t, "-c script", append([]string{"-c", code}, args...))
+}
+
+func runPython(t testing.TB, what string, argv []string) string {
+	t.Helper()
 	py := Python(t)
-	cmd := exec.Command(py, append([]string{script}, args...)...)
-	var stderr []byte
-	out, err := cmd.Output()
-	if ee, ok := err.(*exec.ExitError); ok {
-		stderr = ee.Stderr
+	cmd := exec.Command(py, argv...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("python %s %v: %v\nstdout:\n%s\nstderr:\n%s", what, argv[1:], err, stdout.Bytes(), stderr.Bytes())
 	}
-	if err != nil {
-		t.Fatalf("python %s %v: %v\n%s", filepath.Base(script), args, err, stderr)
-	}
-	return string(out)
+	return stdout.String()
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
 
@@ -20,14 +21,10 @@ func newTestManager(t *testing.T) (*Manager, string) {
 	return NewManager(fileio.NewLocal(), root, "").WithRetry(3, time.Millisecond), root
 }
 
+// writeRaw puts content at path as is, creating directories.
 func writeRaw(t *testing.T, path, content string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, filepath.Dir(path), filepath.Base(path), content)
 }
 
 func TestPaths(t *testing.T) {

@@ -2,27 +2,22 @@ package schema
 
 import (
 	"context"
-	"github.com/connect-paimon/connect-paimon/internal/testenv"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
 
-// runPypaimon runs script with pypaimon's Python, passing the warehouse
-// directory as argv[1]. Without the venv the test is skipped loudly: CI
-// installs it, and a silent skip would hide the only end-to-end check.
+// runPypaimon runs script with pypaimon's Python, passing a fresh warehouse
+// directory as argv[1], and returns the warehouse. Without the venv the test
+// is skipped loudly (testenv): CI installs it, and a silent skip would hide
+// the only end-to-end check.
 func runPypaimon(t *testing.T, script string) string {
 	t.Helper()
-	py := testenv.Python(t)
 	wh := t.TempDir()
-	cmd := exec.Command(py, "-c", script, wh)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("pypaimon script failed: %v\n%s", err, out)
-	}
+	testenv.RunPypaimon(t, script, wh)
 	return wh
 }
 

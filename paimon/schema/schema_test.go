@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -295,33 +296,21 @@ func TestStatsFields(t *testing.T) {
 	}
 }
 
-// writeFile puts content at root/rel, creating directories.
-func writeFile(t *testing.T, root, rel, content string) {
-	t.Helper()
-	p := filepath.Join(root, rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestManager(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
 	for _, n := range []string{"schema-0", "schema-1", "schema-2"} {
-		writeFile(t, root, "schema/"+n, string(readTestdata(t, "v1/"+n)))
+		testenv.WriteFile(t, root, "schema/"+n, string(readTestdata(t, "v1/"+n)))
 	}
 	// Names a lister must ignore: temp files of Java and pypaimon, other
 	// prefixes, non-numeric and oversized ids, directories.
-	writeFile(t, root, "schema/.schema-3.8f1c.tmp", "{")
-	writeFile(t, root, "schema/schema-3e2b1c.tmp", "{")
-	writeFile(t, root, "schema/schema-x", "{")
-	writeFile(t, root, "schema/schema-99999999999999999999", "{")
-	writeFile(t, root, "schema/schema-7/inner", "{")
-	writeFile(t, root, "schema/xschema-9", "{")
-	writeFile(t, root, "branch/branch-dev/schema/schema-3", string(readTestdata(t, "java/schema-3")))
+	testenv.WriteFile(t, root, "schema/.schema-3.8f1c.tmp", "{")
+	testenv.WriteFile(t, root, "schema/schema-3e2b1c.tmp", "{")
+	testenv.WriteFile(t, root, "schema/schema-x", "{")
+	testenv.WriteFile(t, root, "schema/schema-99999999999999999999", "{")
+	testenv.WriteFile(t, root, "schema/schema-7/inner", "{")
+	testenv.WriteFile(t, root, "schema/xschema-9", "{")
+	testenv.WriteFile(t, root, "branch/branch-dev/schema/schema-3", string(readTestdata(t, "java/schema-3")))
 
 	fio := fileio.NewLocal()
 	m := NewManager(fio, root, "")
@@ -377,8 +366,8 @@ func TestManager(t *testing.T) {
 func TestManagerCorruptAndMismatched(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
-	writeFile(t, root, "schema/schema-0", `{"version":3,"id":0,"fields":[`)
-	writeFile(t, root, "schema/schema-1", string(readTestdata(t, "v1/schema-2"))) // holds id 2
+	testenv.WriteFile(t, root, "schema/schema-0", `{"version":3,"id":0,"fields":[`)
+	testenv.WriteFile(t, root, "schema/schema-1", string(readTestdata(t, "v1/schema-2"))) // holds id 2
 	m := NewManager(fileio.NewLocal(), root, "")
 	_, err := m.Schema(ctx, 0)
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(root, "schema/schema-0")) {
@@ -389,7 +378,7 @@ func TestManagerCorruptAndMismatched(t *testing.T) {
 		t.Errorf("mismatched id error = %v", err)
 	}
 	// A failed read is not cached.
-	writeFile(t, root, "schema/schema-0", string(readTestdata(t, "v1/schema-0")))
+	testenv.WriteFile(t, root, "schema/schema-0", string(readTestdata(t, "v1/schema-0")))
 	if s, err := m.Schema(ctx, 0); err != nil || s.ID != 0 {
 		t.Errorf("Schema(0) after repair = %v, %v", s, err)
 	}
@@ -398,7 +387,7 @@ func TestManagerCorruptAndMismatched(t *testing.T) {
 func TestManagerConcurrent(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
-	writeFile(t, root, "schema/schema-0", string(readTestdata(t, "v1/schema-0")))
+	testenv.WriteFile(t, root, "schema/schema-0", string(readTestdata(t, "v1/schema-0")))
 	m := NewManager(fileio.NewLocal(), root, "")
 	var wg sync.WaitGroup
 	got := make([]*TableSchema, 8)

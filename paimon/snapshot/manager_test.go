@@ -11,19 +11,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
-
-func writeFile(t *testing.T, root, rel, content string) {
-	t.Helper()
-	p := filepath.Join(root, rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // snapJSON is a minimal Java-shaped snapshot with the given id and time.
 func snapJSON(id, millis int64) string {
@@ -47,7 +37,7 @@ func table(t *testing.T, ids ...int64) (string, *Manager) {
 	t.Helper()
 	root := t.TempDir()
 	for _, id := range ids {
-		writeFile(t, root, fmt.Sprintf("snapshot/snapshot-%d", id), snapJSON(id, 1000*id))
+		testenv.WriteFile(t, root, fmt.Sprintf("snapshot/snapshot-%d", id), snapJSON(id, 1000*id))
 	}
 	return root, NewManager(fileio.NewLocal(), root, "")
 }
@@ -134,10 +124,10 @@ func TestHints(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			root, _ := table(t, c.ids...)
 			if c.latest != "-" {
-				writeFile(t, root, "snapshot/LATEST", c.latest)
+				testenv.WriteFile(t, root, "snapshot/LATEST", c.latest)
 			}
 			if c.earliest != "-" {
-				writeFile(t, root, "snapshot/EARLIEST", c.earliest)
+				testenv.WriteFile(t, root, "snapshot/EARLIEST", c.earliest)
 			}
 			cio := &countingIO{FileIO: fileio.NewLocal()}
 			m := NewManager(cio, root, "main")
@@ -169,9 +159,9 @@ func TestHints(t *testing.T) {
 func TestListIgnoresForeignNames(t *testing.T) {
 	root, m := table(t, 1, 2, 10)
 	for _, n := range []string{".snapshot-11.3f2a.tmp", "snapshot-12b8e1.tmp", "snapshot-", "snapshot-x", "snapshot-99999999999999999999", "LATEST", "EARLIEST"} {
-		writeFile(t, root, "snapshot/"+n, "{")
+		testenv.WriteFile(t, root, "snapshot/"+n, "{")
 	}
-	writeFile(t, root, "snapshot/snapshot-13/nested", "{")
+	testenv.WriteFile(t, root, "snapshot/snapshot-13/nested", "{")
 	ids, err := m.ListIDs(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -209,7 +199,7 @@ func TestSnapshotAndExists(t *testing.T) {
 func TestCorruptSnapshot(t *testing.T) {
 	ctx := context.Background()
 	root, m := table(t, 1, 2)
-	writeFile(t, root, "snapshot/snapshot-2", `{"version":3,"id":2,"schemaId"`)
+	testenv.WriteFile(t, root, "snapshot/snapshot-2", `{"version":3,"id":2,"schemaId"`)
 	_, err := m.Snapshot(ctx, 2)
 	if err == nil || !strings.Contains(err.Error(), m.SnapshotPath(2)) || !strings.Contains(err.Error(), "decode snapshot") {
 		t.Errorf("corrupt snapshot error = %v, want it to name the file and the cause", err)
@@ -217,7 +207,7 @@ func TestCorruptSnapshot(t *testing.T) {
 	if _, _, err := m.Latest(ctx); err == nil || !strings.Contains(err.Error(), "snapshot-2") {
 		t.Errorf("Latest over a corrupt file: %v", err)
 	}
-	writeFile(t, root, "snapshot/snapshot-2", snapJSON(5, 1))
+	testenv.WriteFile(t, root, "snapshot/snapshot-2", snapJSON(5, 1))
 	if _, err := m.Snapshot(ctx, 2); err == nil || !strings.Contains(err.Error(), "holds snapshot id 5") {
 		t.Errorf("mismatched id error = %v", err)
 	}
@@ -227,7 +217,7 @@ func TestCorruptSnapshot(t *testing.T) {
 // snapshots after EarliestID answered; Earliest walks up to the next one.
 func TestEarliestVanishes(t *testing.T) {
 	root, _ := table(t, 3, 4, 5, 6)
-	writeFile(t, root, "snapshot/EARLIEST", "3")
+	testenv.WriteFile(t, root, "snapshot/EARLIEST", "3")
 	cio := &vanishingIO{FileIO: fileio.NewLocal(), root: root, vanish: []int64{3, 4}}
 	m := NewManager(cio, root, "")
 	s, ok, err := m.Earliest(context.Background())
@@ -310,19 +300,19 @@ func TestTimeSearchExpiredLowEnd(t *testing.T) {
 		t.Errorf("EarlierThanTime(6000) = %v, %v, %v, want 5", s, ok, err)
 	}
 	dio.done = false
-	writeFile(t, root, "snapshot/snapshot-1", snapJSON(1, 1000))
-	writeFile(t, root, "snapshot/snapshot-2", snapJSON(2, 2000))
-	writeFile(t, root, "snapshot/snapshot-3", snapJSON(3, 3000))
-	writeFile(t, root, "snapshot/snapshot-4", snapJSON(4, 4000))
+	testenv.WriteFile(t, root, "snapshot/snapshot-1", snapJSON(1, 1000))
+	testenv.WriteFile(t, root, "snapshot/snapshot-2", snapJSON(2, 2000))
+	testenv.WriteFile(t, root, "snapshot/snapshot-3", snapJSON(3, 3000))
+	testenv.WriteFile(t, root, "snapshot/snapshot-4", snapJSON(4, 4000))
 	s, ok, err = m.EarlierThanTime(ctx, 5000)
 	if err != nil || ok {
 		t.Errorf("EarlierThanTime(5000) with 1-4 expired = %v, %v, %v, want none", s, ok, err)
 	}
 	dio.done = false
-	writeFile(t, root, "snapshot/snapshot-1", snapJSON(1, 1000))
-	writeFile(t, root, "snapshot/snapshot-2", snapJSON(2, 2000))
-	writeFile(t, root, "snapshot/snapshot-3", snapJSON(3, 3000))
-	writeFile(t, root, "snapshot/snapshot-4", snapJSON(4, 4000))
+	testenv.WriteFile(t, root, "snapshot/snapshot-1", snapJSON(1, 1000))
+	testenv.WriteFile(t, root, "snapshot/snapshot-2", snapJSON(2, 2000))
+	testenv.WriteFile(t, root, "snapshot/snapshot-3", snapJSON(3, 3000))
+	testenv.WriteFile(t, root, "snapshot/snapshot-4", snapJSON(4, 4000))
 	s, ok, err = m.LaterOrEqualTime(ctx, 0)
 	if err != nil || !ok || s.ID != 5 {
 		t.Errorf("LaterOrEqualTime(0) = %v, %v, %v, want 5", s, ok, err)
@@ -350,9 +340,9 @@ func (d *deleteAfterListIO) List(ctx context.Context, p string) ([]fileio.FileIn
 func TestBranches(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
-	writeFile(t, root, "snapshot/snapshot-1", snapJSON(1, 1000))
-	writeFile(t, root, "branch/branch-dev/snapshot/snapshot-4", snapJSON(4, 4000))
-	writeFile(t, root, "branch/branch-dev/tag/tag-t1", string(readTestdata(t, "java/tag-daily")))
+	testenv.WriteFile(t, root, "snapshot/snapshot-1", snapJSON(1, 1000))
+	testenv.WriteFile(t, root, "branch/branch-dev/snapshot/snapshot-4", snapJSON(4, 4000))
+	testenv.WriteFile(t, root, "branch/branch-dev/tag/tag-t1", string(readTestdata(t, "java/tag-daily")))
 	fio := fileio.NewLocal()
 	if id, _ := latestID(t, NewManager(fio, root, "main")); id != 1 {
 		t.Errorf("main latest = %d", id)
@@ -377,12 +367,12 @@ func TestBranches(t *testing.T) {
 func TestTagManager(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
-	writeFile(t, root, "tag/tag-v1", string(readTestdata(t, "pypaimon/tag-v1")))
-	writeFile(t, root, "tag/tag-v2ttl", string(readTestdata(t, "pypaimon/tag-v2ttl")))
-	writeFile(t, root, "tag/tag-daily-2024-01-01", string(readTestdata(t, "java/tag-daily")))
-	writeFile(t, root, "tag/.tag-v3.1a2b.tmp", "{")
-	writeFile(t, root, "tag/tag-", "{")
-	writeFile(t, root, "tag/tag-broken", `{"id":`)
+	testenv.WriteFile(t, root, "tag/tag-v1", string(readTestdata(t, "pypaimon/tag-v1")))
+	testenv.WriteFile(t, root, "tag/tag-v2ttl", string(readTestdata(t, "pypaimon/tag-v2ttl")))
+	testenv.WriteFile(t, root, "tag/tag-daily-2024-01-01", string(readTestdata(t, "java/tag-daily")))
+	testenv.WriteFile(t, root, "tag/.tag-v3.1a2b.tmp", "{")
+	testenv.WriteFile(t, root, "tag/tag-", "{")
+	testenv.WriteFile(t, root, "tag/tag-broken", `{"id":`)
 	m := NewTagManager(fileio.NewLocal(), root, "main")
 	names, err := m.List(ctx)
 	if err != nil {

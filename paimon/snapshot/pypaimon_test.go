@@ -3,30 +3,21 @@ package snapshot
 import (
 	"context"
 	"encoding/json"
-	"github.com/connect-paimon/connect-paimon/internal/testenv"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
 
 // runPypaimon runs script with pypaimon's Python (argv[1] = a fresh
 // warehouse) and returns the warehouse and the script's stdout. Without the
-// venv the test is skipped loudly: CI installs it.
+// venv the test is skipped loudly (testenv): CI installs it.
 func runPypaimon(t *testing.T, script string) (string, []byte) {
 	t.Helper()
-	py := testenv.Python(t)
 	wh := t.TempDir()
-	cmd := exec.Command(py, "-c", script, wh)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("pypaimon script failed: %v\n%s", err, out)
-	}
-	return wh, out
+	return wh, []byte(testenv.RunPypaimon(t, script, wh))
 }
 
 // TestPypaimonSnapshots: pypaimon commits, tags, rolls back (so id 3 is

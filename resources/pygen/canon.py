@@ -1,7 +1,7 @@
 """Canonical JSON encoding of Arrow rows, shared by every oracle case.
 
 This is the Python half of the contract in docs/ARCHITECTURE.md ("Canonical JSON");
-the Go half is tests/interop/canon.go. Both encode from the Arrow *type* and the raw
+the Go half is internal/testenv/canon. Both encode from the Arrow *type* and the raw
 physical value (epoch units, unscaled decimals) rather than from Python objects, because
 Python's datetime stops at microseconds and pandas/pyarrow conversions differ by version.
 """

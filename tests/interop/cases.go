@@ -1,3 +1,7 @@
+// Package interop compares this library's reads with the oracle: tables written by pypaimon
+// and Java Paimon (resources/), whose own reads were dumped as canonical JSON lines
+// (internal/testenv/canon). The committed fixtures run with every `go test ./...`; the live
+// suite regenerates them (PAIMON_INTEROP=1).
 package interop
 
 import (

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
@@ -122,7 +123,7 @@ func runPKCases(t *testing.T, dir string) {
 		t.Fatalf("open catalog %s: %v", dir, err)
 	}
 	expect := func(t *testing.T, c pkCase) []string {
-		want := readLines(t, filepath.Join(dir, filepath.FromSlash(c.Expected)))
+		want := testenv.ReadSortedLines(t, filepath.Join(dir, filepath.FromSlash(c.Expected)))
 		if len(want) != c.Rows {
 			t.Fatalf("%s holds %d rows, cases file says %d", c.Expected, len(want), c.Rows)
 		}
@@ -217,7 +218,7 @@ func readPKBatch(ctx context.Context, cat *paimon.Catalog, table string, snapsho
 	if err != nil {
 		return nil, fmt.Errorf("plan: %w", err)
 	}
-	return readSplits(ctx, rb.NewRead(), plan.Splits)
+	return ReadSplits(ctx, rb.NewRead(), plan.Splits)
 }
 
 type pkPlan struct {
@@ -260,7 +261,7 @@ func readPKStream(ctx context.Context, cat *paimon.Catalog, st pkStream) (map[in
 		if _, dup := plans[p.SnapshotID]; dup {
 			return nil, fmt.Errorf("two plans for snapshot %d", p.SnapshotID)
 		}
-		lines, err := readSplits(ctx, rd, p.Splits)
+		lines, err := ReadSplits(ctx, rd, p.Splits)
 		if err != nil {
 			return nil, fmt.Errorf("plan of snapshot %d: %w", p.SnapshotID, err)
 		}
@@ -269,24 +270,6 @@ func readPKStream(ctx context.Context, cat *paimon.Catalog, st pkStream) (map[in
 			return plans, nil
 		}
 	}
-}
-
-func readSplits(ctx context.Context, rd *paimon.Read, splits []*paimon.Split) ([]string, error) {
-	var lines []string
-	for _, sp := range splits {
-		rr, err := rd.Read(ctx, sp)
-		if err != nil {
-			return nil, fmt.Errorf("read split (bucket %d, files %v): %w", sp.Bucket(), sp.Files(), err)
-		}
-		l, err := EncodeReader(rr)
-		rr.Release()
-		if err != nil {
-			return nil, fmt.Errorf("split (bucket %d): %w", sp.Bucket(), err)
-		}
-		lines = append(lines, l...)
-	}
-	sortLines(lines)
-	return lines, nil
 }
 
 // TestPKFixturesCoverage checks that the committed Java tables contain what the oracle is

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv/canon"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 )
@@ -39,14 +40,19 @@ func ReadCase(ctx context.Context, cat *paimon.Catalog, c Case) ([]string, error
 	if err != nil {
 		return nil, fmt.Errorf("plan: %w", err)
 	}
-	rd := rb.NewRead()
+	return ReadSplits(ctx, rb.NewRead(), plan.Splits)
+}
+
+// ReadSplits reads every split with rd and returns the sorted canonical JSON lines of all
+// their rows.
+func ReadSplits(ctx context.Context, rd *paimon.Read, splits []*paimon.Split) ([]string, error) {
 	var lines []string
-	for _, sp := range plan.Splits {
+	for _, sp := range splits {
 		rr, err := rd.Read(ctx, sp)
 		if err != nil {
-			return nil, fmt.Errorf("read split (bucket %d): %w", sp.Bucket(), err)
+			return nil, fmt.Errorf("read split (bucket %d, files %v): %w", sp.Bucket(), sp.Files(), err)
 		}
-		l, err := EncodeReader(rr)
+		l, err := canon.Reader(rr)
 		rr.Release()
 		if err != nil {
 			return nil, fmt.Errorf("split (bucket %d): %w", sp.Bucket(), err)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
@@ -35,7 +36,7 @@ func runCases(t *testing.T, dir string) {
 			name += "@" + c.Branch
 		}
 		t.Run(name+"/"+c.Case, func(t *testing.T) {
-			want := readLines(t, filepath.Join(dir, filepath.FromSlash(c.Expected)))
+			want := testenv.ReadSortedLines(t, filepath.Join(dir, filepath.FromSlash(c.Expected)))
 			if len(want) != c.Rows {
 				t.Fatalf("%s holds %d rows, cases file says %d", c.Expected, len(want), c.Rows)
 			}

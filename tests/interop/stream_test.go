@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
+	"github.com/connect-paimon/connect-paimon/internal/testenv/canon"
 	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
@@ -101,7 +102,7 @@ func follow(ctx context.Context, t *testing.T, name string, b *paimon.StreamRead
 				rr, err := rd.Read(ctx, sp)
 				if err == nil {
 					var l []string
-					l, err = EncodeReader(rr)
+					l, err = canon.Reader(rr)
 					rr.Release()
 					r.lines = append(r.lines, l...)
 				}

@@ -54,7 +54,7 @@ func runInteropCases(t *testing.T, root string, opts objstore.Options) int {
 			name += "@" + c.Branch
 		}
 		t.Run(name+"/"+c.Case, func(t *testing.T) {
-			want := readExpected(t, filepath.Join(dir, filepath.FromSlash(c.Expected)))
+			want := testenv.ReadSortedLines(t, filepath.Join(dir, filepath.FromSlash(c.Expected)))
 			if len(want) != c.Rows {
 				t.Fatalf("%s holds %d rows, cases file says %d", c.Expected, len(want), c.Rows)
 			}

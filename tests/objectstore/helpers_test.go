@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -178,21 +176,4 @@ func upload(t testing.TB, fio fileio.FileIO, dir, root string) int {
 		t.Fatal(err)
 	}
 	return len(paths)
-}
-
-// readExpected reads an expected file: canonical JSON lines, sorted.
-func readExpected(t testing.TB, path string) []string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if l != "" {
-			out = append(out, l)
-		}
-	}
-	sort.Strings(out)
-	return out
 }

@@ -1,7 +1,6 @@
 package format
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +14,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
+	"github.com/connect-paimon/connect-paimon/internal/testenv/canon"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
@@ -59,20 +60,10 @@ func field(t *testing.T, id int, name, typ string) types.DataField {
 	return types.DataField{ID: id, Name: name, Type: mustType(t, typ)}
 }
 
+// expectedLines returns the canonical JSON lines of an expected file, in row order.
 func expectedLines(t *testing.T, name string) []string {
 	t.Helper()
-	f, err := os.Open(testdata(name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		out = append(out, sc.Text())
-	}
-	return out
+	return testenv.ReadLines(t, testdata(name))
 }
 
 // readAll reads every batch, checks each has exactly the arrowconv schema,
@@ -108,7 +99,11 @@ func readAll(t *testing.T, path string, opts Options) []string {
 				t.Fatalf("column %d type %s, want %s", i, c.DataType(), want.Field(i).Type)
 			}
 		}
-		rows = append(rows, canonRows(rec, opts.Fields)...)
+		lines, err := canon.Record(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, lines...)
 		rec.Release()
 	}
 	if err := r.Close(); err != nil {
@@ -185,11 +180,11 @@ func TestProjectionAndCaseInsensitive(t *testing.T) {
 	}
 	got := readAll(t, testdata("pypaimon_all.parquet"), Options{Fields: fields, BatchSize: 2})
 	want := []string{
-		`{"S": "héllo wörld ✓ 日本", "i8": -128}`,
-		`{"S": "", "i8": 127}`,
-		`{"S": null, "i8": null}`,
-		`{"S": "a\"b\\c\n", "i8": 0}`,
-		`{"S": "𝄞", "i8": 1}`,
+		`{"S":"héllo wörld ✓ 日本","i8":-128}`,
+		`{"S":"","i8":127}`,
+		`{"S":null,"i8":null}`,
+		`{"S":"a\"b\\c\n","i8":0}`,
+		`{"S":"𝄞","i8":1}`,
 	}
 	compareRows(t, got, want)
 }
@@ -262,7 +257,7 @@ func TestRowGroupFilterAndDeletes(t *testing.T) {
 func TestDeletesAvro(t *testing.T) {
 	fields := []types.DataField{field(t, 0, "id", "INT NOT NULL")}
 	got := readAll(t, testdata("java_layout.avro"), Options{Fields: fields, Deleted: posSet{1: true}})
-	compareRows(t, got, []string{`{"id": 1}`, `{"id": 3}`})
+	compareRows(t, got, []string{`{"id":1}`, `{"id":3}`})
 }
 
 func TestCountOnly(t *testing.T) {

@@ -1,7 +1,6 @@
 package mergetree_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/internal/testenv/canon"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree"
@@ -85,23 +85,6 @@ func (fx *fixture) plan(t *testing.T, id int64, kind scan.ManifestKind) *scan.Pl
 		t.Fatalf("plan: %v", err)
 	}
 	return pl
-}
-
-func readLines(t *testing.T, path string) []string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if sc.Text() != "" {
-			out = append(out, sc.Text())
-		}
-	}
-	return out
 }
 
 // readAll merges every split of the plan and returns the sorted canonical
@@ -178,7 +161,7 @@ func TestMergedReadMatchesPypaimon(t *testing.T) {
 					t.Fatalf("%s: SkipLevel0 must be false (no DVs, not first-row)", table)
 				}
 				got := readAll(t, fx, pl, fx.schema.Fields, false, bs)
-				want := readLines(t, filepath.Join("testdata", "expected", "pk."+table, "merged.jsonl"))
+				want := testenv.ReadLines(t, filepath.Join("testdata", "expected", "pk."+table, "merged.jsonl"))
 				if table == "agg" {
 					// pypaimon 2.1.0's listagg skips blank inputs; Java
 					// Paimon 1.3.1 (the reference) concatenates them
@@ -214,7 +197,7 @@ func TestFirstRow(t *testing.T) {
 	if !fx.schema.BatchScanSkipLevel0() {
 		t.Fatal("SkipLevel0 must be true for merge-engine=first-row")
 	}
-	if want := readLines(t, filepath.Join("testdata", "expected", "pk.first_row", "merged.jsonl")); len(want) != 0 {
+	if want := testenv.ReadLines(t, filepath.Join("testdata", "expected", "pk.first_row", "merged.jsonl")); len(want) != 0 {
 		t.Fatalf("pypaimon read %d rows; expected level-0 files to be hidden", len(want))
 	}
 	pl := fx.plan(t, -1, scan.Full)
@@ -226,7 +209,7 @@ func TestFirstRow(t *testing.T) {
 		}
 	}
 	got := readAll(t, fx, pl, fx.schema.Fields, false, 2)
-	diffLines(t, got, readLines(t, filepath.Join("testdata", "expected", "pk.first_row", "model-first-row.jsonl")))
+	diffLines(t, got, testenv.ReadLines(t, filepath.Join("testdata", "expected", "pk.first_row", "model-first-row.jsonl")))
 }
 
 // TestMergedProjection reads a projection that omits the key columns and
@@ -239,7 +222,7 @@ func TestMergedProjection(t *testing.T) {
 		fields = append(fields, f)
 	}
 	got := readAll(t, fx, fx.plan(t, -1, scan.Full), fields, false, 5)
-	all := readLines(t, filepath.Join("testdata", "expected", "pk.dedup", "merged.jsonl"))
+	all := testenv.ReadLines(t, filepath.Join("testdata", "expected", "pk.dedup", "merged.jsonl"))
 	// Project the oracle's lines by re-encoding through a tiny JSON
 	// rewrite: keys are sorted, so drop id, price and rk.
 	var want []string

@@ -25,6 +25,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 # ---- canonical JSON (ARCHITECTURE.md), computed from Python values, independent of the Go code ----
+def dumps(obj):
+    """The one JSON spelling of resources/pygen/canon.py: sorted keys, no spaces, raw UTF-8."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False)
+
+
 def canon(v, t):
     if v is None:
         return None
@@ -52,7 +57,7 @@ def canon(v, t):
         return [canon(x, t.value_type) for x in v]
     if pa.types.is_map(t):
         pairs = [[canon(k, t.key_type), canon(x, t.item_type)] for k, x in v]
-        return sorted(pairs, key=lambda p: json.dumps(p[0], sort_keys=True, ensure_ascii=False))
+        return sorted(pairs, key=lambda p: dumps(p[0]))
     if pa.types.is_struct(t):
         return {f.name: canon(v.get(f.name), f.type) for f in t}
     raise ValueError(t)
@@ -91,7 +96,7 @@ def canon_table(tbl):
             cols[name] = [canon(v, col.type) for v in col.to_pylist()]
     rows = []
     for i in range(tbl.num_rows):
-        rows.append(json.dumps({k: cols[k][i] for k in sorted(cols)}, sort_keys=True, ensure_ascii=False))
+        rows.append(dumps({k: cols[k][i] for k in sorted(cols)}))
     return rows
 
 
@@ -287,7 +292,7 @@ def java_layout_avro():
     ]
     with open(os.path.join(HERE, "java_layout.avro.expected.jsonl"), "w") as f:
         for r in exp:
-            f.write(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n")
+            f.write(dumps(r) + "\n")
 
 
 def rowgroups():
