@@ -7,11 +7,9 @@ package interop
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"testing"
 
-	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
@@ -30,40 +28,5 @@ func runCases(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatalf("open catalog %s: %v", dir, err)
 	}
-	for _, c := range cases {
-		name := c.Writer + "/" + c.Table
-		if c.Branch != "" {
-			name += "@" + c.Branch
-		}
-		t.Run(name+"/"+c.Case, func(t *testing.T) {
-			want := testenv.ReadSortedLines(t, filepath.Join(dir, filepath.FromSlash(c.Expected)))
-			if len(want) != c.Rows {
-				t.Fatalf("%s holds %d rows, cases file says %d", c.Expected, len(want), c.Rows)
-			}
-			got, err := ReadCase(ctx, cat, c)
-			if err != nil {
-				t.Fatalf("read %s: %v", describe(c), err)
-			}
-			if d := DiffLines(want, got); d != "" {
-				t.Fatalf("%s differs from %s's read:\n%s", describe(c), c.Writer, d)
-			}
-		})
-	}
-}
-
-func describe(c Case) string {
-	s := c.Table
-	if c.Branch != "" {
-		s += " branch " + c.Branch
-	}
-	if c.Snapshot != nil {
-		s += fmt.Sprintf(" at snapshot %d", *c.Snapshot)
-	}
-	if c.Projection != nil {
-		s += fmt.Sprintf(" projection %v", c.Projection)
-	}
-	if c.Filter != nil {
-		s += " filter " + *c.Filter
-	}
-	return s
+	RunCases(t, ctx, cat, dir, cases, "")
 }

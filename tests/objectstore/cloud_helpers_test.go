@@ -48,25 +48,7 @@ func runInteropCases(t *testing.T, root string, opts objstore.Options) int {
 	if c, ok := cat.FileIO().(io.Closer); ok {
 		defer c.Close()
 	}
-	for _, c := range cases {
-		name := c.Writer + "/" + c.Table
-		if c.Branch != "" {
-			name += "@" + c.Branch
-		}
-		t.Run(name+"/"+c.Case, func(t *testing.T) {
-			want := testenv.ReadSortedLines(t, filepath.Join(dir, filepath.FromSlash(c.Expected)))
-			if len(want) != c.Rows {
-				t.Fatalf("%s holds %d rows, cases file says %d", c.Expected, len(want), c.Rows)
-			}
-			got, err := interop.ReadCase(ctx, cat, c)
-			if err != nil {
-				t.Fatalf("read %s under %s: %v", c.Table, root, err)
-			}
-			if d := interop.DiffLines(want, got); d != "" {
-				t.Fatalf("%s case %s under %s differs from %s's read: %s", c.Table, c.Case, root, c.Writer, d)
-			}
-		})
-	}
+	interop.RunCases(t, ctx, cat, dir, cases, "under "+root)
 	return len(cases)
 }
 

@@ -64,25 +64,7 @@ func TestInteropMatrixOverS3(t *testing.T) {
 			counter.reset()
 			s.faults.SetRate(mode.rate)
 			defer s.faults.SetRate(0)
-			for _, c := range cases {
-				name := c.Writer + "/" + c.Table
-				if c.Branch != "" {
-					name += "@" + c.Branch
-				}
-				t.Run(name+"/"+c.Case, func(t *testing.T) {
-					want := testenv.ReadSortedLines(t, filepath.Join(dir, filepath.FromSlash(c.Expected)))
-					if len(want) != c.Rows {
-						t.Fatalf("%s holds %d rows, cases file says %d", c.Expected, len(want), c.Rows)
-					}
-					got, err := interop.ReadCase(ctx, cat, c)
-					if err != nil {
-						t.Fatalf("read %s over s3: %v", c.Table, err)
-					}
-					if d := interop.DiffLines(want, got); d != "" {
-						t.Fatalf("%s case %s over s3 differs from %s's read: %s", c.Table, c.Case, c.Writer, d)
-					}
-				})
-			}
+			interop.RunCases(t, ctx, cat, dir, cases, "over s3")
 			n, byMethod, faults := s.faults.Stats()
 			hooked, byOp := counter.snapshot()
 			t.Logf("%d cases: %d requests at the server %v, %d attempts seen by the Metrics hook %v, faults %v", len(cases), n, byMethod, hooked, byOp, faults)

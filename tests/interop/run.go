@@ -1,0 +1,60 @@
+package interop
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
+	"github.com/connect-paimon/connect-paimon/paimon"
+)
+
+// RunCases replays every case through cat, one subtest each (writer/table[@branch]/case): the
+// expected file (relative to dir) must hold the number of rows the cases file says, and the
+// library's read must equal it line for line. where says which storage cat reads ("" for the
+// local file system, or e.g. "over s3") in failure messages. Every suite that replays the
+// committed cases (local, S3, GCS, Azure) checks them this one way.
+func RunCases(t *testing.T, ctx context.Context, cat *paimon.Catalog, dir string, cases []Case, where string) {
+	t.Helper()
+	if where != "" {
+		where = " " + where
+	}
+	for _, c := range cases {
+		name := c.Writer + "/" + c.Table
+		if c.Branch != "" {
+			name += "@" + c.Branch
+		}
+		t.Run(name+"/"+c.Case, func(t *testing.T) {
+			want := testenv.ReadSortedLines(t, filepath.Join(dir, filepath.FromSlash(c.Expected)))
+			if len(want) != c.Rows {
+				t.Fatalf("%s holds %d rows, cases file says %d", c.Expected, len(want), c.Rows)
+			}
+			got, err := ReadCase(ctx, cat, c)
+			if err != nil {
+				t.Fatalf("read %s%s: %v", describe(c), where, err)
+			}
+			if d := DiffLines(want, got); d != "" {
+				t.Fatalf("%s (case %s)%s differs from %s's read:\n%s", describe(c), c.Case, where, c.Writer, d)
+			}
+		})
+	}
+}
+
+// describe names a case's read in failure messages.
+func describe(c Case) string {
+	s := c.Table
+	if c.Branch != "" {
+		s += " branch " + c.Branch
+	}
+	if c.Snapshot != nil {
+		s += fmt.Sprintf(" at snapshot %d", *c.Snapshot)
+	}
+	if c.Projection != nil {
+		s += fmt.Sprintf(" projection %v", c.Projection)
+	}
+	if c.Filter != nil {
+		s += " filter " + *c.Filter
+	}
+	return s
+}
