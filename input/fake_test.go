@@ -9,6 +9,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
 // fakeRows is a fake split's content: ids with their row kinds, served in
@@ -22,7 +24,7 @@ type fakeRows struct {
 }
 
 var fakeSchema = arrow.NewSchema([]arrow.Field{
-	{Name: RowKindColumn, Type: arrow.BinaryTypes.String},
+	{Name: paimon.RowKindColumn, Type: arrow.BinaryTypes.String},
 	{Name: "id", Type: arrow.PrimitiveTypes.Int64},
 }, nil)
 

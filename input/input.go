@@ -13,6 +13,8 @@ import (
 	"github.com/redpanda-data/benthos/v4/public/service"
 
 	"github.com/connect-paimon/connect-paimon/input/checkpoint"
+	"github.com/connect-paimon/connect-paimon/internal/rowjson"
+	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
 // Metadata keys set on every message.
@@ -98,7 +100,7 @@ type paimonInput struct {
 	chunkRow  int
 	splitDone int64 // rows of the current split already delivered (or dropped by upsert_mode)
 	skip      int64 // rows to skip after reopening a split
-	enc       *RowEncoder
+	enc       *rowjson.Encoder
 	tmpls     *splitTemplates // metadata templates of the current split
 	ended     bool
 	limiter   *throttle
@@ -187,7 +189,7 @@ func (p *paimonInput) Connect(ctx context.Context) error {
 	}
 	src, err := p.open(ctx, p.cfg)
 	if err != nil {
-		return fmt.Errorf("open paimon table %s in %s: %w", p.cfg.FullName(), p.cfg.Warehouse, err)
+		return p.about("open paimon table", "", true, err)
 	}
 	if p.cfg.UpsertMode != UpsertOff && len(src.PrimaryKeys()) == 0 {
 		_ = src.Close()
@@ -201,6 +203,20 @@ func (p *paimonInput) Connect(ctx context.Context) error {
 		p.log.Warnf("paimon input on %s has no consumer_id: progress is not stored and a restart applies scan_mode %s again", p.cfg.FullName(), p.cfg.ScanMode)
 	}
 	return nil
+}
+
+// about wraps err with what failed and, unless the error already names
+// them (the library's errors do), the table and (withWarehouse) the
+// warehouse: each layer names the table once.
+func (p *paimonInput) about(what, of string, withWarehouse bool, err error) error {
+	msg := err.Error()
+	if !strings.Contains(msg, p.cfg.FullName()) {
+		what += " " + of + p.cfg.FullName()
+	}
+	if withWarehouse && !strings.Contains(msg, p.cfg.Warehouse) {
+		what += " in " + p.cfg.Warehouse
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }
 
 func (p *paimonInput) source() Source {
@@ -313,7 +329,7 @@ func (p *paimonInput) nextPlan(ctx context.Context, src Source) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("plan next snapshot of %s: %w", p.cfg.FullName(), err)
+		return p.about("plan next snapshot", "of ", false, err)
 	}
 	if plan.PlanLatency > 0 {
 		p.m.plan.Timing(plan.PlanLatency.Nanoseconds())
@@ -398,7 +414,7 @@ func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 		return fmt.Errorf("read split bucket %d of snapshot %d of %s (file %s): %w", sp.Bucket, p.plan.SnapshotID, p.cfg.FullName(), sp.File, err)
 	}
 	if p.enc == nil || !p.enc.Schema().Equal(rr.Schema()) {
-		enc, err := NewRowEncoder(rr.Schema())
+		enc, err := rowjson.NewEncoder(rr.Schema())
 		if err != nil {
 			rr.Release()
 			return fmt.Errorf("table %s: %w", p.cfg.FullName(), err)
@@ -648,7 +664,7 @@ func (p *paimonInput) Close(ctx context.Context) error {
 func describeSchemaChange(old, cur *arrow.Schema) string {
 	var added, dropped, changed []string
 	for _, f := range cur.Fields() {
-		if f.Name == RowKindColumn {
+		if f.Name == paimon.RowKindColumn {
 			continue
 		}
 		idx := old.FieldIndices(f.Name)
@@ -660,7 +676,7 @@ func describeSchemaChange(old, cur *arrow.Schema) string {
 		}
 	}
 	for _, f := range old.Fields() {
-		if f.Name != RowKindColumn && len(cur.FieldIndices(f.Name)) == 0 {
+		if f.Name != paimon.RowKindColumn && len(cur.FieldIndices(f.Name)) == 0 {
 			dropped = append(dropped, f.Name)
 		}
 	}

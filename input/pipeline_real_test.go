@@ -20,6 +20,7 @@ import (
 	"github.com/redpanda-data/benthos/v4/public/service"
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
+	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
 // realWriterPy commits to pypaimon tables for the real-table pipeline tests.
@@ -700,7 +701,7 @@ func TestRealProgressLogLongPlan(t *testing.T) {
 // an error naming the table and the warehouse path.
 func TestRealMissingTable(t *testing.T) {
 	wh := t.TempDir()
-	in := newInput(Config{Warehouse: wh, Database: "db", Table: "nope", ScanMode: ScanLatestFull, PollInterval: time.Second, BatchSize: 10, CheckpointLimit: 10, CommitPeriod: time.Second},
+	in := newInput(Config{Warehouse: wh, Database: "db", Table: "nope", ScanMode: paimon.StartLatestFull, PollInterval: time.Second, BatchSize: 10, CheckpointLimit: 10, CommitPeriod: time.Second},
 		OpenTable, service.MockResources())
 	err := in.Connect(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "db.nope") || !strings.Contains(err.Error(), wh) {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/connect-paimon/connect-paimon/internal/rowjson"
 )
 
 // A split is read by two goroutines in a pipeline: one decodes record
@@ -70,7 +72,7 @@ func (c *encodedRows) row(i int) []byte {
 // encoded (upsert_mode), but still occupy their position so that skipping
 // and counting stay positional. ctx is the input's stop context: Close
 // cancels it, which also interrupts a reader blocked on I/O.
-func startPrefetch(ctx context.Context, rr array.RecordReader, enc *RowEncoder, drop func(string) bool) *prefetcher {
+func startPrefetch(ctx context.Context, rr array.RecordReader, enc *rowjson.Encoder, drop func(string) bool) *prefetcher {
 	pf := &prefetcher{
 		out:  make(chan *encodedRows, prefetchDepth),
 		quit: make(chan struct{}),
@@ -83,7 +85,7 @@ func startPrefetch(ctx context.Context, rr array.RecordReader, enc *RowEncoder, 
 
 // run encodes what decode produces, and returns only once decode has
 // returned too, so that stop may release the reader.
-func (pf *prefetcher) run(ctx context.Context, enc *RowEncoder, drop func(string) bool) {
+func (pf *prefetcher) run(ctx context.Context, enc *rowjson.Encoder, drop func(string) bool) {
 	defer close(pf.done)
 	defer close(pf.out)
 	recs := make(chan arrow.RecordBatch, decodeDepth)
@@ -156,7 +158,7 @@ func (pf *prefetcher) decode(ctx context.Context, recs chan<- arrow.RecordBatch,
 // encodeRecord renders one record batch as JSON bodies back to back, sizing
 // the buffer from the previous batch's rows so it rarely grows (each growth
 // copies everything encoded so far).
-func encodeRecord(enc *RowEncoder, rec arrow.RecordBatch, drop func(string) bool, bytesPerRow int) (*encodedRows, error) {
+func encodeRecord(enc *rowjson.Encoder, rec arrow.RecordBatch, drop func(string) bool, bytesPerRow int) (*encodedRows, error) {
 	c := &encodedRows{n: int(rec.NumRows())}
 	if err := enc.Reset(rec); err != nil {
 		return nil, err

@@ -9,7 +9,6 @@ import (
 	"github.com/redpanda-data/benthos/v4/public/service"
 
 	"github.com/connect-paimon/connect-paimon/paimon"
-	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -18,7 +17,9 @@ func init() {
 }
 
 // OpenTable is the Opener over the paimon library: a filesystem catalog at
-// cfg.Warehouse and a streaming scan configured from cfg.
+// cfg.Warehouse and the streaming scan cfg.StreamConfig describes. The
+// library's errors already name the warehouse or the table; this layer only
+// names the configuration field a validation error is about.
 func OpenTable(ctx context.Context, cfg Config) (Source, error) {
 	cat, err := paimon.OpenCatalog(ctx, cfg.Warehouse, paimon.WithStorageOptions(cfg.Storage))
 	if err != nil {
@@ -30,73 +31,19 @@ func OpenTable(ctx context.Context, cfg Config) (Source, error) {
 	}
 	tbl, err := cat.GetTable(ctx, cfg.FullName(), topts...)
 	if err != nil {
+		_ = cat.Close()
+		return nil, fmt.Errorf("warehouse %s: %w", cfg.Warehouse, err)
+	}
+	src := &tableSource{cat: cat, tbl: tbl}
+	sc := cfg.StreamConfig()
+	sc.Stats = &src.stats
+	if src.scan, src.read, err = tbl.NewStreamingScan(ctx, sc); err != nil {
+		_ = cat.Close()
+		if named := namedField(err); named != err {
+			return nil, fmt.Errorf("table %s: %w", tbl.Name(), named)
+		}
 		return nil, err
 	}
-	mode, err := paimon.ParseStartMode(string(cfg.ScanMode))
-	if err != nil {
-		return nil, fmt.Errorf("field %s: %w", fieldScanMode, err)
-	}
-	b := tbl.NewStreamReadBuilder().
-		WithPollInterval(cfg.PollInterval).
-		WithIncludeRowKind(cfg.IncludeRowKind).
-		WithStartMode(mode).
-		WithStreamingReadOverwrite(cfg.StreamingReadOverwrite).
-		WithBucketFilter(cfg.ReadsBucket).
-		// Every snapshot the scan passes becomes a plan, even one it skips
-		// (COMPACT) or whose rows this shard does not own: the tracker can
-		// then move the consumer past it instead of pinning it at the last
-		// snapshot with rows until the next one arrives.
-		WithEmitEmptyPlans(true)
-	switch cfg.OnExpired {
-	case ExpiredEarliest:
-		b = b.WithOnExpired(paimon.ExpiredEarliest)
-	case ExpiredLatestFull:
-		b = b.WithOnExpired(paimon.ExpiredLatestFull)
-	default:
-		b = b.WithOnExpired(paimon.ExpiredFail)
-	}
-	if cfg.ConsumerID != "" {
-		b = b.WithConsumerID(cfg.ConsumerID)
-	}
-	if cfg.StartSnapshot > 0 {
-		b = b.WithStartSnapshot(cfg.StartSnapshot)
-	}
-	if !cfg.StartTimestamp.IsZero() {
-		b = b.WithStartTimestamp(cfg.StartTimestamp)
-	}
-	if len(cfg.Columns) > 0 {
-		b = b.WithProjection(cfg.Columns...)
-	}
-	if len(cfg.Buckets) > 0 {
-		b = b.WithBuckets(cfg.Buckets...)
-	}
-	if cfg.Filter != "" {
-		pred, err := predicate.Parse(cfg.Filter, tbl.Schema().Fields)
-		if err != nil {
-			return nil, fmt.Errorf("field %s: %w", fieldFilter, err)
-		}
-		b = b.WithFilter(pred)
-	}
-	end := cfg.EndSnapshot
-	if cfg.EndAtLatest {
-		id, ok, err := tbl.Snapshots().LatestID(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("end.at_latest: %w", err)
-		}
-		if !ok {
-			return nil, fmt.Errorf("end.at_latest: table %s has no snapshot yet", cfg.FullName())
-		}
-		end = id
-	}
-	if end > 0 {
-		b = b.WithEndSnapshot(end)
-	}
-	sc, err := b.NewStreamingScan(ctx)
-	if err != nil {
-		return nil, err
-	}
-	src := &tableSource{tbl: tbl, scan: sc}
-	src.read = b.NewRead().WithStats(&src.stats)
 	return src, nil
 }
 
@@ -105,6 +52,7 @@ func OpenTable(ctx context.Context, cfg Config) (Source, error) {
 // consumer manager and id fixed at construction, which is what makes that
 // overlap safe (the input's commitMu already serialises commits).
 type tableSource struct {
+	cat   *paimon.Catalog
 	tbl   *paimon.Table
 	read  *paimon.Read
 	scan  *paimon.StreamingScan
@@ -164,7 +112,9 @@ func (s *tableSource) Commit(ctx context.Context, next int64) error {
 
 func (s *tableSource) PrimaryKeys() []string { return s.tbl.Schema().PrimaryKeys }
 
-func (s *tableSource) Close() error { return nil }
+// Close closes the catalog's storage client (an object store's
+// connections).
+func (s *tableSource) Close() error { return s.cat.Close() }
 
 // metaValue turns a partition value into one Bloblang understands; exact
 // decimals and calendar values become their canonical strings.

@@ -9,6 +9,8 @@ import (
 	_ "github.com/redpanda-data/benthos/v4/public/components/io"
 	"github.com/redpanda-data/benthos/v4/public/service"
 
+	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 )
 
@@ -205,11 +207,11 @@ storage:
 	}
 	want := Config{
 		Warehouse: "s3://b/wh", Database: "sales", Table: "orders", Branch: "dev", ConsumerID: "c1",
-		ScanMode: ScanFromSnapshot, StartSnapshot: 7, EndSnapshot: 20,
+		ScanMode: paimon.StartFromSnapshot, StartSnapshot: 7, EndSnapshot: 20,
 		PollInterval: 250 * time.Millisecond, Filter: "id > 3", Columns: []string{"id", "amount"},
 		Buckets: []int32{0, 2, 5}, ShardIndex: 1, ShardCount: 2,
 		IncludeRowKind: true, BatchSize: 10, CommitPeriod: 2 * time.Second, HeartbeatInterval: 0,
-		OnExpired: ExpiredEarliest, StreamingReadOverwrite: true, UpsertMode: UpsertDropUpdateBefore,
+		OnExpired: paimon.ExpiredEarliest, StreamingReadOverwrite: true, UpsertMode: UpsertDropUpdateBefore,
 		ThrottleInterval: 3 * time.Second, ThrottleMaxRows: 100, ThrottleMaxFiles: 4, ThrottleMaxSnapshots: 1,
 		CheckpointLimit: 50,
 		Storage: objstore.Options{
@@ -237,10 +239,10 @@ func TestParseConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{
-		Warehouse: "/wh", Database: "db", Table: "t", Branch: "main", ScanMode: ScanLatestFull,
+		Warehouse: "/wh", Database: "db", Table: "t", Branch: "main", ScanMode: paimon.StartLatestFull,
 		PollInterval: 5 * time.Second, ShardIndex: 0, ShardCount: 1, IncludeRowKind: true,
 		BatchSize: 1024, CommitPeriod: 5 * time.Second, HeartbeatInterval: time.Minute,
-		OnExpired: ExpiredFail, UpsertMode: UpsertOff, ThrottleInterval: time.Second, CheckpointLimit: 8192, AutoReplayNacks: true,
+		OnExpired: paimon.ExpiredFail, UpsertMode: UpsertOff, ThrottleInterval: time.Second, CheckpointLimit: 8192, AutoReplayNacks: true,
 		// The spec's defaults, spelled explicitly (fileio's own defaults are
 		// the same values).
 		Storage: objstore.Options{MaxRetries: 5, RequestTimeout: time.Minute},
@@ -265,7 +267,7 @@ func TestParseConfigErrorsNameField(t *testing.T) {
 		"table: db.t\nshard: {count: 0}\n":                                           "field shard.count",
 		"table: db.t\nbatch_size: 0\n":                                               "field batch_size",
 		"table: db.t\nupsert_mode: drop_update_before\ninclude_row_kind: false\n":    "field upsert_mode",
-		"table: db.t\nend: {snapshot_id: 2, at_latest: true}\n":                      "end.snapshot_id and end.at_latest",
+		"table: db.t\nend: {snapshot_id: 2, at_latest: true}\n":                      "field end.snapshot_id: an end snapshot and an end at the latest snapshot are mutually exclusive",
 		"table: db.t\ncolumns: [a, a]\n":                                             "field columns",
 		"table: db.t\nbatch_size: 10\ncheckpoint_limit: 5\n":                         "field checkpoint_limit",
 		"table: db.t\npoll_interval: 0s\n":                                           "field poll_interval",
@@ -285,6 +287,30 @@ func TestParseConfigErrorsNameField(t *testing.T) {
 		if _, err := parseConfig(pc); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: want error naming %q, got %v", y, want, err)
 		}
+	}
+}
+
+// The consumer id rule is the library's (consumer.ValidateID): control
+// characters and over-long ids, which the input's own rule used to let
+// through, fail config parsing with the field named.
+func TestParseConfigConsumerIDLibraryRule(t *testing.T) {
+	env := lintEnv(t)
+	for _, id := range []string{`"a\u0001b"`, `"tab\there"`, strings.Repeat("x", consumer.MaxIDLength+1), `"a/b"`, `".."`, `""`} {
+		pc, err := Spec().ParseYAML("warehouse: /wh\ntable: db.t\nconsumer_id: "+id+"\n", env)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		_, err = parseConfig(pc)
+		if err == nil || !strings.Contains(err.Error(), "field consumer_id: invalid consumer id") {
+			t.Errorf("consumer_id %.20s: want an error naming the field, got %v", id, err)
+		}
+	}
+	pc, err := Spec().ParseYAML("warehouse: /wh\ntable: db.t\nconsumer_id: "+strings.Repeat("x", consumer.MaxIDLength)+"\n", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parseConfig(pc); err != nil {
+		t.Errorf("an id of the maximum length: %v", err)
 	}
 }
 

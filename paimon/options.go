@@ -3,10 +3,13 @@ package paimon
 import (
 	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/read"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // ReadOptions are the options a batch read (ReadBuilder) and a streaming
@@ -51,4 +54,11 @@ func (o *ReadOptions) readerFor(t *Table, sp *Split) (*read.Reader, error) {
 		Filter: o.Filter, BatchSize: o.BatchSize, Alloc: o.Allocator, IncludeRowKind: o.IncludeRowKind,
 		Stats: o.Stats,
 	}, nil
+}
+
+// ArrowSchema returns the Arrow schema the library reads fields as (the
+// mapping in docs/ARCHITECTURE.md), without the row kind column. Types the
+// reader refuses fail with an error wrapping ErrUnsupported.
+func ArrowSchema(fields []types.DataField) (*arrow.Schema, error) {
+	return arrowconv.Schema(fields)
 }

@@ -142,9 +142,19 @@ func (c *StreamConfig) Validate() error {
 	case c.EndSnapshot < 0:
 		return fieldErr("EndSnapshot", "must be at least 1, got %d", c.EndSnapshot)
 	case c.EndSnapshot > 0 && c.EndAtLatest:
-		return fieldErr("EndSnapshot", "excludes EndAtLatest")
+		return fieldErr("EndSnapshot", "an end snapshot and an end at the latest snapshot are mutually exclusive")
 	case c.EndSnapshot > 0 && c.StartSnapshot > 0 && c.EndSnapshot < c.StartSnapshot:
 		return fieldErr("EndSnapshot", "%d is before the start snapshot %d", c.EndSnapshot, c.StartSnapshot)
+	}
+	seen := make(map[string]bool, len(c.Columns))
+	for _, col := range c.Columns {
+		if col == "" {
+			return fieldErr("Columns", "empty column name")
+		}
+		if seen[col] {
+			return fieldErr("Columns", "column %q listed twice", col)
+		}
+		seen[col] = true
 	}
 	for _, b := range c.Buckets {
 		if b < 0 {

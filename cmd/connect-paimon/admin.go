@@ -154,17 +154,14 @@ func storageOptions(c *cli.Context) (objstore.Options, error) {
 	return o, nil
 }
 
-// openedTable is a table plus the catalog storage to close after use.
+// openedTable is a table plus the catalog to close after use.
 type openedTable struct {
-	tbl    *paimon.Table
-	closer io.Closer
+	tbl *paimon.Table
+	cat *paimon.Catalog
 }
 
-func (o *openedTable) Close() {
-	if o.closer != nil {
-		_ = o.closer.Close()
-	}
-}
+// Close closes the catalog's storage client.
+func (o *openedTable) Close() { _ = o.cat.Close() }
 
 // openTable opens the table the flags address. Errors name the table and
 // the warehouse, because the warehouse may come from the environment.
@@ -184,10 +181,7 @@ func openTable(ctx context.Context, c *cli.Context) (*openedTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &openedTable{}
-	if cl, ok := cat.FileIO().(io.Closer); ok {
-		out.closer = cl
-	}
+	out := &openedTable{cat: cat}
 	var topts []paimon.TableOption
 	if b := c.String(flagBranch); b != "" && b != "main" {
 		topts = append(topts, paimon.WithBranch(b))
@@ -201,11 +195,8 @@ func openTable(ctx context.Context, c *cli.Context) (*openedTable, error) {
 	return out, nil
 }
 
-// consumerManager returns the consumer manager of the opened table's
-// branch.
-func (o *openedTable) consumers() *consumer.Manager {
-	return consumer.NewManager(o.tbl.FileIO(), o.tbl.Path(), o.tbl.Branch())
-}
+// consumers returns the consumer manager of the opened table's branch.
+func (o *openedTable) consumers() *consumer.Manager { return o.tbl.Consumers() }
 
 // interspersed returns the positional arguments of a leaf command and
 // applies flags written after them. urfave/cli v2 stops parsing flags at the

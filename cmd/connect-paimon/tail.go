@@ -15,10 +15,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/connect-paimon/connect-paimon/input"
+	"github.com/connect-paimon/connect-paimon/internal/rowjson"
 	"github.com/connect-paimon/connect-paimon/paimon"
-	"github.com/connect-paimon/connect-paimon/paimon/consumer"
-	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 )
 
 func tailCommand(sio stdio) *cli.Command {
@@ -103,24 +101,17 @@ func parseEnd(s string) (int64, bool, error) {
 	return 0, false, fmt.Errorf("--end %q: want snapshot:N or latest", s)
 }
 
-func parseColumns(s string) ([]string, error) {
+// parseColumns splits --columns; the library's StreamConfig.Validate
+// refuses empty and repeated names.
+func parseColumns(s string) []string {
 	if strings.TrimSpace(s) == "" {
-		return nil, nil
+		return nil
 	}
-	var out []string
-	seen := map[string]bool{}
-	for _, col := range strings.Split(s, ",") {
-		col = strings.TrimSpace(col)
-		if col == "" {
-			return nil, fmt.Errorf("--columns %q: empty column name", s)
-		}
-		if seen[col] {
-			return nil, fmt.Errorf("--columns %q: column %q listed twice", s, col)
-		}
-		seen[col] = true
-		out = append(out, col)
+	out := strings.Split(s, ",")
+	for i := range out {
+		out[i] = strings.TrimSpace(out[i])
 	}
-	return out, nil
+	return out
 }
 
 func tailRun(c *cli.Context, sio stdio) error {
@@ -135,22 +126,25 @@ func tailRun(c *cli.Context, sio stdio) error {
 	if err != nil {
 		return err
 	}
-	if end > 0 && from.snap > 0 && end < from.snap {
-		return fmt.Errorf("--end snapshot:%d is before --from %s", end, c.String("from"))
-	}
-	cols, err := parseColumns(c.String("columns"))
-	if err != nil {
-		return err
-	}
+	cols := parseColumns(c.String("columns"))
 	cid := c.String("consumer-id")
-	if c.IsSet("consumer-id") {
-		if err := consumer.ValidateID(cid); err != nil {
-			return fmt.Errorf("--consumer-id: %w", err)
-		}
+	if c.IsSet("consumer-id") && cid == "" {
+		return errors.New("--consumer-id: invalid consumer id: empty")
 	}
-	poll := c.Duration("poll-interval")
-	if poll <= 0 {
-		return fmt.Errorf("--poll-interval must be positive, got %s", poll)
+	cfg := paimon.StreamConfig{
+		StartMode: from.mode, StartSnapshot: from.snap, StartTime: from.at,
+		EndSnapshot: end, EndAtLatest: endLatest,
+		Filter: c.String("filter"), Columns: cols, ConsumerID: cid,
+		PollInterval: c.Duration("poll-interval"), IncludeRowKind: c.Bool("row-kind"),
+		// Plans without rows still advance the consumer past skipped
+		// snapshots (COMPACT, filtered away).
+		EmitEmptyPlans: cid != "",
+	}
+	if cfg.PollInterval <= 0 {
+		return fmt.Errorf("--poll-interval must be positive, got %s", cfg.PollInterval)
+	}
+	if err := cfg.Validate(); err != nil {
+		return flagError(err)
 	}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
@@ -161,50 +155,10 @@ func tailRun(c *cli.Context, sio stdio) error {
 	}
 	defer ot.Close()
 	tbl := ot.tbl
-	b := tbl.NewStreamReadBuilder().
-		WithPollInterval(poll).
-		WithIncludeRowKind(c.Bool("row-kind")).
-		WithStartMode(from.mode).
-		// Plans without rows still advance the consumer past skipped
-		// snapshots (COMPACT, filtered away).
-		WithEmitEmptyPlans(cid != "")
-	if from.snap > 0 {
-		b = b.WithStartSnapshot(from.snap)
-	}
-	if !from.at.IsZero() {
-		b = b.WithStartTimestamp(from.at)
-	}
-	if cols != nil {
-		b = b.WithProjection(cols...)
-	}
-	if f := c.String("filter"); f != "" {
-		pred, err := predicate.Parse(f, tbl.Schema().Fields)
-		if err != nil {
-			return fmt.Errorf("table %s: --filter: %w", tbl.Name(), err)
-		}
-		b = b.WithFilter(pred)
-	}
-	if cid != "" {
-		b = b.WithConsumerID(cid)
-	}
-	if endLatest {
-		id, ok, err := tbl.Snapshots().LatestID(ctx)
-		if err != nil {
-			return fmt.Errorf("table %s: --end latest: %w", tbl.Name(), err)
-		}
-		if !ok {
-			return fmt.Errorf("table %s: --end latest: the table has no snapshot yet", tbl.Name())
-		}
-		end = id
-	}
-	if end > 0 {
-		b = b.WithEndSnapshot(end)
-	}
-	sc, err := b.NewStreamingScan(ctx)
+	sc, rd, err := tbl.NewStreamingScan(ctx, cfg)
 	if err != nil {
-		return err
+		return flagError(err)
 	}
-	rd := b.NewRead()
 	w := bufio.NewWriterSize(sio.out, 64<<10)
 	t := &tailer{w: w}
 	for {
@@ -243,7 +197,7 @@ func tailRun(c *cli.Context, sio stdio) error {
 // the record schema stays the same (it changes with schema evolution).
 type tailer struct {
 	w   *bufio.Writer
-	enc *input.RowEncoder
+	enc *rowjson.Encoder
 	buf []byte
 }
 
@@ -256,7 +210,7 @@ func (t *tailer) split(ctx context.Context, rd *paimon.Read, sp *paimon.Split) e
 	for rr.Next() {
 		rec := rr.RecordBatch()
 		if t.enc == nil || !t.enc.Schema().Equal(rec.Schema()) {
-			if t.enc, err = input.NewRowEncoder(rec.Schema()); err != nil {
+			if t.enc, err = rowjson.NewEncoder(rec.Schema()); err != nil {
 				return err
 			}
 		}
@@ -264,7 +218,8 @@ func (t *tailer) split(ctx context.Context, rd *paimon.Read, sp *paimon.Split) e
 			return err
 		}
 		for i := 0; i < int(rec.NumRows()); i++ {
-			t.buf = t.row(t.buf[:0], i)
+			// The row kind, when read, is the line's first key.
+			t.buf = t.enc.AppendRowWithKind(t.buf[:0], i)
 			t.buf = append(t.buf, '\n')
 			if _, err := t.w.Write(t.buf); err != nil {
 				return fmt.Errorf("write rows: %w", err)
@@ -274,21 +229,32 @@ func (t *tailer) split(ctx context.Context, rd *paimon.Read, sp *paimon.Split) e
 	return rr.Err()
 }
 
-// row encodes row i, with the row kind as the first key when the records
-// carry one (the encoder leaves it to metadata in the Benthos input).
-func (t *tailer) row(dst []byte, i int) []byte {
-	if !t.enc.HasRowKind() {
-		return t.enc.AppendRow(dst, i)
-	}
-	dst = append(dst, `{"_row_kind":"`...)
-	dst = append(dst, t.enc.RowKind(i)...)
-	dst = append(dst, '"')
-	start := len(dst)
-	dst = t.enc.AppendRow(dst, i)
-	// AppendRow wrote "{...}"; keep "{}" as nothing and "{" as a comma.
-	if len(dst)-start == 2 {
-		return append(dst[:start], '}')
-	}
-	dst[start] = ','
-	return dst
+// tailFlags names the flag behind each StreamConfig field tail sets.
+var tailFlags = map[string]string{
+	"StartMode": "--from", "StartSnapshot": "--from", "StartTime": "--from",
+	"EndSnapshot": "--end", "EndAtLatest": "--end", "Filter": "--filter",
+	"Columns": "--columns", "ConsumerID": "--consumer-id", "PollInterval": "--poll-interval",
 }
+
+// flagError names the flag of a StreamConfig validation error; the table
+// name the library put in front stays.
+func flagError(err error) error {
+	var fe *paimon.FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	flag, ok := tailFlags[fe.Field]
+	if !ok {
+		return err
+	}
+	msg := strings.Replace(err.Error(), fe.Error(), flag+": "+fe.Err.Error(), 1)
+	return &flagErr{msg: msg, err: err}
+}
+
+type flagErr struct {
+	msg string
+	err error
+}
+
+func (e *flagErr) Error() string { return e.msg }
+func (e *flagErr) Unwrap() error { return e.err }

@@ -1,4 +1,10 @@
-package input
+// Package rowjson renders the rows of the paimon library's Arrow records as
+// JSON objects, losslessly: the message bodies of the Benthos input and the
+// lines of the CLI's tail. It accepts exactly the Arrow types the library
+// produces (docs/ARCHITECTURE.md, "Arrow mapping of Paimon types") and
+// refuses any other with an error naming the column, so a mapping change in
+// the library cannot silently produce a rendering nobody specified.
+package rowjson
 
 import (
 	"encoding/base64"
@@ -12,17 +18,15 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
-// RowKindColumn is the column the library adds when asked for row kinds. It
-// travels as message metadata, never in the body.
-const RowKindColumn = "_row_kind"
-
-// RowEncoder writes the rows of Arrow records as JSON objects. It binds typed
+// Encoder writes the rows of Arrow records as JSON objects. It binds typed
 // writers to a record's columns once (Reset) so that encoding a row is a walk
 // over pre-resolved closures appending to a caller-owned buffer: no per-row
 // maps, interfaces or reflection.
-type RowEncoder struct {
+type Encoder struct {
 	schema  *arrow.Schema
 	keys    [][]byte // `"name":` per body column, with the leading comma where needed
 	body    []int    // record column index of each body column
@@ -35,15 +39,15 @@ type RowEncoder struct {
 // valueWriter appends the JSON of one value (null included) of a bound array.
 type valueWriter func(dst []byte, i int) []byte
 
-// NewRowEncoder prepares an encoder for records of one schema. It fails on a
+// NewEncoder prepares an encoder for records of one schema. It fails on a
 // column whose Arrow type has no JSON rendering, naming the column, so a bad
 // schema is reported once rather than per row.
-func NewRowEncoder(schema *arrow.Schema) (*RowEncoder, error) {
-	e := &RowEncoder{schema: schema, rowKind: -1}
+func NewEncoder(schema *arrow.Schema) (*Encoder, error) {
+	e := &Encoder{schema: schema, rowKind: -1}
 	for i, f := range schema.Fields() {
-		if f.Name == RowKindColumn {
+		if f.Name == paimon.RowKindColumn {
 			if f.Type.ID() != arrow.STRING {
-				return nil, fmt.Errorf("column %s: want string, got %s", RowKindColumn, f.Type)
+				return nil, fmt.Errorf("column %s: want string, got %s", paimon.RowKindColumn, f.Type)
 			}
 			e.rowKind = i
 			continue
@@ -64,14 +68,14 @@ func NewRowEncoder(schema *arrow.Schema) (*RowEncoder, error) {
 }
 
 // Schema is the schema the encoder was built for.
-func (e *RowEncoder) Schema() *arrow.Schema { return e.schema }
+func (e *Encoder) Schema() *arrow.Schema { return e.schema }
 
 // HasRowKind reports whether records carry the _row_kind column.
-func (e *RowEncoder) HasRowKind() bool { return e.rowKind >= 0 }
+func (e *Encoder) HasRowKind() bool { return e.rowKind >= 0 }
 
 // Reset binds the encoder to a record of its schema. The record must stay
 // alive (not released) while rows are encoded from it.
-func (e *RowEncoder) Reset(rec arrow.RecordBatch) error {
+func (e *Encoder) Reset(rec arrow.RecordBatch) error {
 	if !rec.Schema().Equal(e.schema) {
 		return fmt.Errorf("record schema %s differs from encoder schema %s", rec.Schema(), e.schema)
 	}
@@ -91,7 +95,7 @@ func (e *RowEncoder) Reset(rec arrow.RecordBatch) error {
 }
 
 // AppendRow appends row i of the bound record as one JSON object.
-func (e *RowEncoder) AppendRow(dst []byte, i int) []byte {
+func (e *Encoder) AppendRow(dst []byte, i int) []byte {
 	dst = append(dst, '{')
 	for j, w := range e.writers {
 		dst = append(dst, e.keys[j]...)
@@ -100,10 +104,32 @@ func (e *RowEncoder) AppendRow(dst []byte, i int) []byte {
 	return append(dst, '}')
 }
 
+// AppendRowWithKind appends row i like AppendRow, with the row kind as
+// the first key (paimon.RowKindColumn) when the records carry one: the
+// shape of a self-describing JSON line (the CLI's tail), where the Benthos
+// input moves the kind to metadata instead.
+func (e *Encoder) AppendRowWithKind(dst []byte, i int) []byte {
+	if !e.HasRowKind() {
+		return e.AppendRow(dst, i)
+	}
+	dst = append(dst, '{')
+	dst = appendJSONString(dst, paimon.RowKindColumn)
+	dst = append(dst, ':')
+	dst = appendJSONString(dst, e.RowKind(i))
+	start := len(dst)
+	dst = e.AppendRow(dst, i)
+	// AppendRow wrote "{...}": "{}" becomes nothing, "{" a comma.
+	if len(dst)-start == 2 {
+		return append(dst[:start], '}')
+	}
+	dst[start] = ','
+	return dst
+}
+
 // RowKind returns the row kind of row i ("+I", "-U", "+U", "-D"), or "" when
 // the record has no row kind column. Known kinds come back as constants so the
 // string never aliases the Arrow buffer, which is released with the record.
-func (e *RowEncoder) RowKind(i int) string {
+func (e *Encoder) RowKind(i int) string {
 	if e.kinds == nil || e.kinds.IsNull(i) {
 		return ""
 	}
@@ -123,24 +149,35 @@ func (e *RowEncoder) RowKind(i int) string {
 
 var errUnsupportedArrow = errors.New("no JSON rendering for Arrow type")
 
+// checkType accepts the Arrow types of the library's mapping and nothing
+// else. The row kind column is checked apart.
 func checkType(t arrow.DataType) error {
 	switch t := t.(type) {
-	case *arrow.NullType, *arrow.BooleanType,
+	case *arrow.BooleanType,
 		*arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Int64Type,
-		*arrow.Uint8Type, *arrow.Uint16Type, *arrow.Uint32Type, *arrow.Uint64Type,
 		*arrow.Float32Type, *arrow.Float64Type, *arrow.Decimal128Type,
-		*arrow.StringType, *arrow.LargeStringType, *arrow.BinaryType, *arrow.LargeBinaryType,
-		*arrow.FixedSizeBinaryType, *arrow.Date32Type, *arrow.Date64Type,
-		*arrow.Time32Type, *arrow.Time64Type, *arrow.TimestampType:
+		*arrow.StringType, *arrow.BinaryType, *arrow.Date32Type:
 		return nil
+	case *arrow.Time32Type:
+		if t.Unit == arrow.Millisecond {
+			return nil
+		}
+	case *arrow.TimestampType:
+		// No zone (TIMESTAMP) or UTC (WITH LOCAL TIME ZONE): the renderings
+		// are a local date-time and a Z-suffixed UTC one; another zone would
+		// be rendered wrongly as UTC.
+		if t.Unit != arrow.Second && (t.TimeZone == "" || t.TimeZone == "UTC") {
+			return nil
+		}
 	case *arrow.MapType:
 		if err := checkType(t.KeyType()); err != nil {
-			return err
+			return fmt.Errorf("map key: %w", err)
 		}
-		return checkType(t.ItemType())
+		if err := checkType(t.ItemType()); err != nil {
+			return fmt.Errorf("map value: %w", err)
+		}
+		return nil
 	case *arrow.ListType:
-		return checkType(t.Elem())
-	case *arrow.LargeListType:
 		return checkType(t.Elem())
 	case *arrow.FixedSizeListType:
 		return checkType(t.Elem())
@@ -152,15 +189,13 @@ func checkType(t arrow.DataType) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("%w %s", errUnsupportedArrow, t)
+	return fmt.Errorf("%w %s (not one the paimon library produces)", errUnsupportedArrow, t)
 }
 
 var nullJSON = []byte("null")
 
 func bindWriter(arr arrow.Array) (valueWriter, error) {
 	switch a := arr.(type) {
-	case *array.Null:
-		return func(dst []byte, _ int) []byte { return append(dst, nullJSON...) }, nil
 	case *array.Boolean:
 		return func(dst []byte, i int) []byte {
 			if a.IsNull(i) {
@@ -176,14 +211,6 @@ func bindWriter(arr arrow.Array) (valueWriter, error) {
 		return signedWriter(a, a.Int32Values()), nil
 	case *array.Int64:
 		return signedWriter(a, a.Int64Values()), nil
-	case *array.Uint8:
-		return unsignedWriter(a, a.Uint8Values()), nil
-	case *array.Uint16:
-		return unsignedWriter(a, a.Uint16Values()), nil
-	case *array.Uint32:
-		return unsignedWriter(a, a.Uint32Values()), nil
-	case *array.Uint64:
-		return unsignedWriter(a, a.Uint64Values()), nil
 	case *array.Float32:
 		return func(dst []byte, i int) []byte {
 			if a.IsNull(i) {
@@ -216,18 +243,7 @@ func bindWriter(arr arrow.Array) (valueWriter, error) {
 			}
 			return appendJSONString(dst, a.Value(i))
 		}, nil
-	case *array.LargeString:
-		return func(dst []byte, i int) []byte {
-			if a.IsNull(i) {
-				return append(dst, nullJSON...)
-			}
-			return appendJSONString(dst, a.Value(i))
-		}, nil
 	case *array.Binary:
-		return bytesWriter(a, a.Value), nil
-	case *array.LargeBinary:
-		return bytesWriter(a, a.Value), nil
-	case *array.FixedSizeBinary:
 		return bytesWriter(a, a.Value), nil
 	case *array.Date32:
 		var day dayCache
@@ -239,25 +255,8 @@ func bindWriter(arr arrow.Array) (valueWriter, error) {
 			dst = day.append(dst, int64(a.Value(i)))
 			return append(dst, '"')
 		}, nil
-	case *array.Date64:
-		return func(dst []byte, i int) []byte {
-			if a.IsNull(i) {
-				return append(dst, nullJSON...)
-			}
-			dst = append(dst, '"')
-			dst = appendDate(dst, floorDiv(int64(a.Value(i)), 86_400_000))
-			return append(dst, '"')
-		}, nil
 	case *array.Time32:
 		unit := a.DataType().(*arrow.Time32Type).Unit
-		return func(dst []byte, i int) []byte {
-			if a.IsNull(i) {
-				return append(dst, nullJSON...)
-			}
-			return appendTimeOfDay(dst, int64(a.Value(i)), unit)
-		}, nil
-	case *array.Time64:
-		unit := a.DataType().(*arrow.Time64Type).Unit
 		return func(dst []byte, i int) []byte {
 			if a.IsNull(i) {
 				return append(dst, nullJSON...)
@@ -326,7 +325,7 @@ func bindWriter(arr arrow.Array) (valueWriter, error) {
 	return nil, fmt.Errorf("%w %s", errUnsupportedArrow, arr.DataType())
 }
 
-// signedWriter and unsignedWriter index the column's value slice directly:
+// signedWriter indexes the column's value slice directly:
 // integer columns are in every table, and a getter call per value showed in
 // the end-to-end profile. Each integer width gets its own instantiation.
 func signedWriter[T int8 | int16 | int32 | int64](a arrow.Array, vs []T) valueWriter {
@@ -335,15 +334,6 @@ func signedWriter[T int8 | int16 | int32 | int64](a arrow.Array, vs []T) valueWr
 			return append(dst, nullJSON...)
 		}
 		return strconv.AppendInt(dst, int64(vs[i]), 10)
-	}
-}
-
-func unsignedWriter[T uint8 | uint16 | uint32 | uint64](a arrow.Array, vs []T) valueWriter {
-	return func(dst []byte, i int) []byte {
-		if a.IsNull(i) {
-			return append(dst, nullJSON...)
-		}
-		return strconv.AppendUint(dst, uint64(vs[i]), 10)
 	}
 }
 
@@ -372,7 +362,7 @@ func mapWriter(a *array.Map) (valueWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("map value: %w", err)
 	}
-	if keyType == arrow.STRING || keyType == arrow.LARGE_STRING {
+	if keyType == arrow.STRING {
 		return func(dst []byte, i int) []byte {
 			if a.IsNull(i) {
 				return append(dst, nullJSON...)
@@ -640,7 +630,7 @@ func appendDate(dst []byte, days int64) []byte {
 // timestamp and date columns mostly fall on the same day (data is written
 // in time order), and the calendar conversion was a large part of their
 // cost. The zero value is ready; each bound column writer has its own, so a
-// RowEncoder is used by one goroutine at a time (as Reset already requires).
+// Encoder is used by one goroutine at a time (as Reset already requires).
 type dayCache struct {
 	valid bool
 	days  int64

@@ -1,4 +1,4 @@
-package input
+package rowjson
 
 import (
 	"math"

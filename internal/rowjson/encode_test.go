@@ -1,7 +1,8 @@
-package input
+package rowjson
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -10,6 +11,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // oneColumn builds a record with a single column "c" filled by fill and
@@ -29,7 +33,7 @@ func encodeColumn(t *testing.T, typ arrow.DataType, fill func(b array.Builder)) 
 
 func encodeAll(t *testing.T, rec arrow.RecordBatch) []string {
 	t.Helper()
-	enc, err := NewRowEncoder(rec.Schema())
+	enc, err := NewEncoder(rec.Schema())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,9 +80,11 @@ func TestEncodeIntegers(t *testing.T) {
 	wantRows(t, encodeColumn(t, arrow.PrimitiveTypes.Int64, func(b array.Builder) {
 		b.(*array.Int64Builder).AppendValues([]int64{math.MaxInt64, math.MinInt64, 9007199254740993}, nil)
 	}), "9223372036854775807", "-9223372036854775808", "9007199254740993")
-	wantRows(t, encodeColumn(t, arrow.PrimitiveTypes.Uint64, func(b array.Builder) {
-		b.(*array.Uint64Builder).Append(math.MaxUint64)
-	}), "18446744073709551615")
+	// Unsigned integers are not in the library's mapping (Paimon has none),
+	// so the encoder refuses them rather than pick a rendering.
+	if _, err := NewEncoder(arrow.NewSchema([]arrow.Field{{Name: "c", Type: arrow.PrimitiveTypes.Uint64}}, nil)); err == nil {
+		t.Fatal("uint64 column accepted")
+	}
 }
 
 func TestEncodeBoolean(t *testing.T) {
@@ -174,8 +180,8 @@ func TestEncodeDateTime(t *testing.T) {
 		`"2024-01-02T03:04:05.123456789Z"`, `"1969-12-31T23:59:59.999999999Z"`, "null")
 	wantRows(t, ts(arrow.Millisecond, "UTC", 1704164645123),
 		`"2024-01-02T03:04:05.123Z"`, "null")
-	wantRows(t, ts(arrow.Second, "", 1704164645),
-		`"2024-01-02T03:04:05"`, "null")
+	// Seconds are not a unit the library produces (TIMESTAMP(0) is read
+	// as milliseconds): TestEncodeRejectsUnmappedTypes checks they fail.
 	// 0001-01-01T00:00:00 and 9999-12-31T23:59:59.999, the range Paimon writes.
 	wantRows(t, ts(arrow.Millisecond, "", -62135596800000, 253402300799999),
 		`"0001-01-01T00:00:00.000"`, `"9999-12-31T23:59:59.999"`, "null")
@@ -242,7 +248,7 @@ func TestEncodeSlicedRecord(t *testing.T) {
 func TestEncodeRowKindIsMetadata(t *testing.T) {
 	mem := memory.NewGoAllocator()
 	schema := arrow.NewSchema([]arrow.Field{
-		{Name: RowKindColumn, Type: arrow.BinaryTypes.String},
+		{Name: paimon.RowKindColumn, Type: arrow.BinaryTypes.String},
 		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
 		{Name: "v", Type: arrow.BinaryTypes.String, Nullable: true},
 	}, nil)
@@ -251,7 +257,7 @@ func TestEncodeRowKindIsMetadata(t *testing.T) {
 	rb.Field(1).(*array.Int64Builder).AppendValues([]int64{1, 2, 2, 3}, nil)
 	rb.Field(2).(*array.StringBuilder).AppendValues([]string{"a", "b", "c", ""}, []bool{true, true, true, false})
 	rec := rb.NewRecordBatch()
-	enc, err := NewRowEncoder(schema)
+	enc, err := NewEncoder(schema)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,15 +280,15 @@ func TestEncodeRowKindIsMetadata(t *testing.T) {
 }
 
 func TestEncodeSchemaErrors(t *testing.T) {
-	_, err := NewRowEncoder(arrow.NewSchema([]arrow.Field{{Name: "d", Type: arrow.FixedWidthTypes.Duration_s}}, nil))
+	_, err := NewEncoder(arrow.NewSchema([]arrow.Field{{Name: "d", Type: arrow.FixedWidthTypes.Duration_s}}, nil))
 	if err == nil || !strings.Contains(err.Error(), `column "d"`) {
 		t.Fatalf("want error naming column d, got %v", err)
 	}
-	_, err = NewRowEncoder(arrow.NewSchema([]arrow.Field{{Name: RowKindColumn, Type: arrow.PrimitiveTypes.Int8}}, nil))
-	if err == nil || !strings.Contains(err.Error(), RowKindColumn) {
-		t.Fatalf("want error naming %s, got %v", RowKindColumn, err)
+	_, err = NewEncoder(arrow.NewSchema([]arrow.Field{{Name: paimon.RowKindColumn, Type: arrow.PrimitiveTypes.Int8}}, nil))
+	if err == nil || !strings.Contains(err.Error(), paimon.RowKindColumn) {
+		t.Fatalf("want error naming %s, got %v", paimon.RowKindColumn, err)
 	}
-	enc, err := NewRowEncoder(arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int8}}, nil))
+	enc, err := NewEncoder(arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int8}}, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +334,7 @@ func FuzzEncodeStringsAndNumbers(f *testing.F) {
 		mb.ItemBuilder().(*array.StringBuilder).Append(s)
 		rb.Field(6).(*array.TimestampBuilder).Append(arrow.Timestamp(lo))
 		rec := rb.NewRecordBatch()
-		enc, err := NewRowEncoder(schema)
+		enc, err := NewEncoder(schema)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -393,7 +399,7 @@ func BenchmarkEncode(b *testing.B) {
 		lb.ValueBuilder().(*array.StringBuilder).AppendValues([]string{"x", "yy"}, nil)
 	}
 	rec := rb.NewRecordBatch()
-	enc, err := NewRowEncoder(schema)
+	enc, err := NewEncoder(schema)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -409,4 +415,109 @@ func BenchmarkEncode(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows), "ns/row")
+}
+
+// TestEncodeEveryMappedType builds the Arrow schema of every Paimon type the
+// library reads (through the library's own mapping) and encodes a row of
+// zero values and a row of nulls: each mapped type has a rendering.
+func TestEncodeEveryMappedType(t *testing.T) {
+	typeStrings := []string{
+		"BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE",
+		"DECIMAL(5, 2)", "DECIMAL(38, 10)", "CHAR(3)", "VARCHAR(10)", "STRING",
+		"BINARY(4)", "VARBINARY(8)", "BYTES", "DATE", "TIME", "TIME(3)",
+		"TIMESTAMP(0)", "TIMESTAMP(3)", "TIMESTAMP(6)", "TIMESTAMP(9)",
+		"TIMESTAMP(3) WITH LOCAL TIME ZONE", "TIMESTAMP(6) WITH LOCAL TIME ZONE", "TIMESTAMP(9) WITH LOCAL TIME ZONE",
+		"ARRAY<INT>", "ARRAY<ROW<a INT, b STRING>>", "MAP<STRING, INT>", "MAP<INT, ARRAY<STRING>>",
+		"MULTISET<STRING>", "ROW<x DOUBLE, y MAP<STRING, DATE>>", "VECTOR<FLOAT, 3>",
+	}
+	var fields []types.DataField
+	for i, s := range typeStrings {
+		typ, err := types.ParseType(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		fields = append(fields, types.DataField{ID: i, Name: fmt.Sprintf("c%d", i), Type: typ})
+	}
+	schema, err := paimon.ArrowSchema(fields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rb := array.NewRecordBuilder(mem, schema)
+	defer rb.Release()
+	for _, b := range rb.Fields() {
+		b.AppendEmptyValue()
+		b.AppendNull()
+	}
+	rec := rb.NewRecordBatch()
+	defer rec.Release()
+	rows := encodeAll(t, rec)
+	if len(rows) != 2 {
+		t.Fatalf("got %d rows", len(rows))
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(rows[1]), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fields {
+		if v, ok := doc[f.Name]; !ok || v != nil {
+			t.Errorf("%s (%s): null row renders %v", f.Name, f.Type, v)
+		}
+	}
+}
+
+// TestEncodeRejectsUnmappedTypes: Arrow types outside the library's mapping
+// fail at NewEncoder with the column named, never at the first row.
+func TestEncodeRejectsUnmappedTypes(t *testing.T) {
+	for _, typ := range []arrow.DataType{
+		arrow.PrimitiveTypes.Uint8, arrow.PrimitiveTypes.Uint32, arrow.FixedWidthTypes.Float16,
+		arrow.BinaryTypes.LargeString, arrow.BinaryTypes.LargeBinary, &arrow.FixedSizeBinaryType{ByteWidth: 4},
+		arrow.FixedWidthTypes.Date64, arrow.FixedWidthTypes.Time32s, arrow.FixedWidthTypes.Time64us,
+		&arrow.TimestampType{Unit: arrow.Second}, &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "Europe/Paris"},
+		arrow.Null, arrow.LargeListOf(arrow.PrimitiveTypes.Int32), arrow.ListOf(arrow.PrimitiveTypes.Uint16),
+		arrow.MapOf(arrow.BinaryTypes.LargeString, arrow.PrimitiveTypes.Int32),
+		arrow.StructOf(arrow.Field{Name: "u", Type: arrow.PrimitiveTypes.Uint64}),
+	} {
+		_, err := NewEncoder(arrow.NewSchema([]arrow.Field{{Name: "bad", Type: typ, Nullable: true}}, nil))
+		if err == nil || !strings.Contains(err.Error(), `column "bad"`) {
+			t.Errorf("%s: want an error naming the column, got %v", typ, err)
+		}
+	}
+}
+
+func TestAppendRowWithKind(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: paimon.RowKindColumn, Type: arrow.BinaryTypes.String},
+		{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	}, nil)
+	rb := array.NewRecordBuilder(mem, schema)
+	rb.Field(0).(*array.StringBuilder).AppendValues([]string{"+I", "-D"}, nil)
+	rb.Field(1).(*array.Int32Builder).AppendValues([]int32{1, 2}, nil)
+	rec := rb.NewRecordBatch()
+	enc, err := NewEncoder(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Reset(rec); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(enc.AppendRowWithKind(nil, 1)); got != `{"_row_kind":"-D","a":2}` {
+		t.Fatalf("got %s", got)
+	}
+	only := arrow.NewSchema([]arrow.Field{{Name: paimon.RowKindColumn, Type: arrow.BinaryTypes.String}}, nil)
+	kb := array.NewStringBuilder(mem)
+	kb.Append("+U")
+	rec2 := array.NewRecordBatch(only, []arrow.Array{kb.NewArray()}, 1)
+	enc2, err := NewEncoder(only)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := enc2.Reset(rec2); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(enc2.AppendRowWithKind(nil, 0)); got != `{"_row_kind":"+U"}` {
+		t.Fatalf("got %s", got)
+	}
 }
