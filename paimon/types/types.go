@@ -257,6 +257,12 @@ func FieldByID(fields []DataField, id int) int {
 	return -1
 }
 
+// ErrCorrupt marks metadata or data that contradicts what its parent
+// records (a manifest shorter than its manifest list says, entry counts that
+// differ, an empty snapshot file): reading on would silently return fewer
+// rows, so the read stops. It is permanent: retrying reads the same bytes.
+var ErrCorrupt = errors.New("corrupt table metadata")
+
 // ErrUnsupported marks a table, file or type that uses a Paimon feature this
 // reader does not implement yet. It is always wrapped with the feature and
 // the table or file it was found in; callers test with errors.Is. Refusing

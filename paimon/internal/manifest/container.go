@@ -45,14 +45,19 @@ func sniff(data []byte) error {
 // fresh T, after checking that the writer schema has the required fields.
 // Fields absent from the writer schema stay at their zero value (nil for the
 // pointer and slice fields of later versions); fields the struct does not
-// know are skipped. d caches writer schemas; nil parses each file's.
-func decodeFile[T any](ctx context.Context, d *Decoder, fio fileio.FileIO, path string, req *schemaReq, fn func(*T) error) error {
+// know are skipped. d caches writer schemas; nil parses each file's. A
+// positive size is the file's size as its parent records it: any other
+// length is a truncated or replaced file.
+func decodeFile[T any](ctx context.Context, d *Decoder, fio fileio.FileIO, path string, size int64, req *schemaReq, fn func(*T) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	data, err := fio.ReadFile(ctx, path)
 	if err != nil {
 		return err
+	}
+	if size > 0 && int64(len(data)) != size {
+		return fmt.Errorf("file is %d bytes, its parent records %d (truncated or replaced): %w", len(data), size, types.ErrCorrupt)
 	}
 	if err := sniff(data); err != nil {
 		return err

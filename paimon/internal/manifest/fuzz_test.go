@@ -35,8 +35,8 @@ func FuzzReadManifest(f *testing.F) {
 		ctx := context.Background()
 		fs := memFS{crafted: data}
 		_, _ = ReadManifest(ctx, fs, crafted)
-		_ = dec.ReadManifestFunc(ctx, fs, crafted, func(*Entry) error { return nil })
-		_, _ = dec.ReadManifestList(ctx, fs, crafted)
+		_ = dec.ReadManifestFunc(ctx, fs, crafted, Want{}, func(*Entry) error { return nil })
+		_, _ = dec.ReadManifestList(ctx, fs, crafted, Want{})
 		_, _ = dec.ReadIndexManifest(ctx, fs, crafted)
 	})
 }

@@ -45,16 +45,36 @@ func manifestListReq() *schemaReq {
 	}
 }
 
+// Want is what a metadata file's parent records about it: the snapshot for
+// a manifest list (its size), the manifest list for a manifest (size, added
+// and deleted entries). The planner checks every file it reads against it,
+// so a file cut at an Avro block boundary, which still parses, is an error
+// wrapping types.ErrCorrupt, never fewer rows. Zero means not recorded.
+type Want struct {
+	// Size is the file's size in bytes.
+	Size int64
+	// Counted says Added and Deleted are recorded: the manifest's ADD and
+	// DELETE entry counts.
+	Counted        bool
+	Added, Deleted int64
+}
+
+// WantManifest is what a manifest list entry records about its manifest.
+func WantManifest(m *FileMeta) Want {
+	return Want{Size: m.FileSize, Counted: true, Added: m.NumAddedFiles, Deleted: m.NumDeletedFiles}
+}
+
 // ReadManifestList reads a manifest list (a snapshot's baseManifestList,
 // deltaManifestList or changelogManifestList) in file order.
 func ReadManifestList(ctx context.Context, fio fileio.FileIO, path string) ([]FileMeta, error) {
-	return (*Decoder)(nil).ReadManifestList(ctx, fio, path)
+	return (*Decoder)(nil).ReadManifestList(ctx, fio, path, Want{})
 }
 
-// ReadManifestList is the package function of that name, with the schema cache.
-func (d *Decoder) ReadManifestList(ctx context.Context, fio fileio.FileIO, path string) ([]FileMeta, error) {
+// ReadManifestList is the package function of that name, with the schema
+// cache and the check against what the snapshot records.
+func (d *Decoder) ReadManifestList(ctx context.Context, fio fileio.FileIO, path string, want Want) ([]FileMeta, error) {
 	var out []FileMeta
-	err := decodeFile(ctx, d, fio, path, manifestListReq(), func(r *fileMetaRecord) error {
+	err := decodeFile(ctx, d, fio, path, want.Size, manifestListReq(), func(r *fileMetaRecord) error {
 		if err := checkVersion(r.Version, ManifestVersion); err != nil {
 			return err
 		}
@@ -100,12 +120,14 @@ func checkKind(k int32) (FileKind, error) {
 // every entry. fn owns the entry (nothing is reused between calls). An error
 // from fn stops the read and is returned wrapped with the file name.
 func ReadManifestFunc(ctx context.Context, fio fileio.FileIO, path string, fn func(*Entry) error) error {
-	return (*Decoder)(nil).ReadManifestFunc(ctx, fio, path, fn)
+	return (*Decoder)(nil).ReadManifestFunc(ctx, fio, path, Want{}, fn)
 }
 
-// ReadManifestFunc is the package function of that name, with the schema cache.
-func (d *Decoder) ReadManifestFunc(ctx context.Context, fio fileio.FileIO, path string, fn func(*Entry) error) error {
-	err := decodeFile(ctx, d, fio, path, manifestReq(), func(r *entryRecord) error {
+// ReadManifestFunc is the package function of that name, with the schema
+// cache and the check against what the manifest list records.
+func (d *Decoder) ReadManifestFunc(ctx context.Context, fio fileio.FileIO, path string, want Want, fn func(*Entry) error) error {
+	var added, deleted int64
+	err := decodeFile(ctx, d, fio, path, want.Size, manifestReq(), func(r *entryRecord) error {
 		if err := checkVersion(r.Version, ManifestVersion); err != nil {
 			return err
 		}
@@ -113,9 +135,18 @@ func (d *Decoder) ReadManifestFunc(ctx context.Context, fio fileio.FileIO, path 
 		if err != nil {
 			return err
 		}
+		if kind == Add {
+			added++
+		} else {
+			deleted++
+		}
 		e := &Entry{Kind: kind, Partition: r.Partition, Bucket: r.Bucket, TotalBuckets: r.TotalBuckets, File: r.File}
 		return fn(e)
 	})
+	if err == nil && want.Counted && (added != want.Added || deleted != want.Deleted) {
+		err = fmt.Errorf("%d ADD and %d DELETE entries, the manifest list records %d and %d: %w",
+			added, deleted, want.Added, want.Deleted, types.ErrCorrupt)
+	}
 	if err != nil {
 		return fmt.Errorf("read manifest %s: %w", path, err)
 	}
@@ -175,10 +206,11 @@ func ReadIndexManifest(ctx context.Context, fio fileio.FileIO, path string) ([]I
 	return (*Decoder)(nil).ReadIndexManifest(ctx, fio, path)
 }
 
-// ReadIndexManifest is the package function of that name, with the schema cache.
+// ReadIndexManifest is the package function of that name, with the schema
+// cache. Snapshots record no size of their index manifest to check.
 func (d *Decoder) ReadIndexManifest(ctx context.Context, fio fileio.FileIO, path string) ([]IndexEntry, error) {
 	var out []IndexEntry
-	err := decodeFile(ctx, d, fio, path, indexManifestReq(), func(r *indexEntryRecord) error {
+	err := decodeFile(ctx, d, fio, path, 0, indexManifestReq(), func(r *indexEntryRecord) error {
 		if err := checkVersion(r.Version, IndexManifestVersion); err != nil {
 			return err
 		}

@@ -115,18 +115,8 @@ func (p *Planner) PlanSnapshot(ctx context.Context, snap *snapshot.Snapshot, kin
 	if kind == Full {
 		p.levelFilter = p.LevelFilter
 	}
-	var lists []string
-	switch kind {
-	case Full:
-		lists = []string{snap.BaseManifestList, snap.DeltaManifestList}
-	case Delta:
-		lists = []string{snap.DeltaManifestList}
-	case Changelog:
-		if snap.ChangelogManifestList != nil && *snap.ChangelogManifestList != "" {
-			lists = []string{*snap.ChangelogManifestList}
-		}
-	}
-	entries, err := p.readEntries(ctx, snap, lists)
+	lists, rows := manifestLists(snap, kind)
+	entries, err := p.readEntries(ctx, snap, lists, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -153,15 +143,48 @@ func (p *Planner) PlanSnapshot(ctx context.Context, snap *snapshot.Snapshot, kin
 	return &Plan{Snapshot: snap, Splits: splits}, nil
 }
 
+// listRef is one manifest list of a snapshot with the size the snapshot
+// records for it (nil: not recorded).
+type listRef struct {
+	name string
+	size *int64
+}
+
+// manifestLists returns the snapshot's manifest lists of a kind and the
+// row count the snapshot records over all their entries, ADD rows minus
+// DELETE rows (nil when not recorded): totalRecordCount for base + delta,
+// deltaRecordCount for delta, changelogRecordCount for the changelog.
+func manifestLists(snap *snapshot.Snapshot, kind ManifestKind) ([]listRef, *int64) {
+	switch kind {
+	case Full:
+		return []listRef{{snap.BaseManifestList, snap.BaseManifestListSize}, {snap.DeltaManifestList, snap.DeltaManifestListSize}}, snap.TotalRecordCount
+	case Delta:
+		return []listRef{{snap.DeltaManifestList, snap.DeltaManifestListSize}}, snap.DeltaRecordCount
+	case Changelog:
+		if snap.ChangelogManifestList != nil && *snap.ChangelogManifestList != "" {
+			return []listRef{{*snap.ChangelogManifestList, snap.ChangelogManifestListSize}}, snap.ChangelogRecordCount
+		}
+	}
+	return nil, nil
+}
+
 // readEntries reads the entries of the given manifest lists that may match
-// the planner's filters, in manifest order.
-func (p *Planner) readEntries(ctx context.Context, snap *snapshot.Snapshot, lists []string) ([]manifest.Entry, error) {
+// the planner's filters, in manifest order. Every file is checked against
+// what its parent records (list sizes from the snapshot; manifest sizes and
+// entry counts from the list), and when no manifest was pruned the rows of
+// all entries against wantRows: a file cut short parses as a shorter valid
+// one, and must be an error, not fewer rows.
+func (p *Planner) readEntries(ctx context.Context, snap *snapshot.Snapshot, lists []listRef, wantRows *int64) ([]manifest.Entry, error) {
 	var metas []manifest.FileMeta
 	for _, l := range lists {
-		if l == "" {
+		if l.name == "" {
 			continue
 		}
-		ms, err := p.Manifests.ReadManifestList(ctx, p.FIO, p.manifestPath(l))
+		var want manifest.Want
+		if l.size != nil {
+			want.Size = *l.size
+		}
+		ms, err := p.Manifests.ReadManifestList(ctx, p.FIO, p.manifestPath(l.name), want)
 		if err != nil {
 			return nil, fmt.Errorf("snapshot %d: %w", snap.ID, err)
 		}
@@ -173,6 +196,8 @@ func (p *Planner) readEntries(ctx context.Context, snap *snapshot.Snapshot, list
 			todo = append(todo, &metas[i])
 		}
 	}
+	complete := len(todo) == len(metas)
+	rows := make([]int64, len(todo)) // ADD minus DELETE rows, per manifest
 	// Manifests are read concurrently (object stores answer slowly, local
 	// decoding is CPU-bound) and concatenated in manifest-list order, so the
 	// plan is the same as a sequential read.
@@ -187,7 +212,12 @@ func (p *Planner) readEntries(ctx context.Context, snap *snapshot.Snapshot, list
 			defer wg.Done()
 			for i := range next {
 				path := p.manifestPath(todo[i].FileName)
-				errs[i] = p.Manifests.ReadManifestFunc(ctx, p.FIO, path, func(e *manifest.Entry) error {
+				errs[i] = p.Manifests.ReadManifestFunc(ctx, p.FIO, path, manifest.WantManifest(todo[i]), func(e *manifest.Entry) error {
+					if e.Kind == manifest.Add {
+						rows[i] += e.File.RowCount
+					} else {
+						rows[i] -= e.File.RowCount
+					}
 					keep, err := p.entryMayMatch(ctx, e)
 					if err != nil {
 						return fmt.Errorf("manifest %s: %w", path, err)
@@ -206,11 +236,17 @@ func (p *Planner) readEntries(ctx context.Context, snap *snapshot.Snapshot, list
 	close(next)
 	wg.Wait()
 	n := 0
+	var total int64
 	for i, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("snapshot %d: %w", snap.ID, err)
 		}
 		n += len(per[i])
+		total += rows[i]
+	}
+	if complete && wantRows != nil && total != *wantRows {
+		return nil, fmt.Errorf("snapshot %d: its manifests hold %d rows (added minus deleted), the snapshot records %d: %w",
+			snap.ID, total, *wantRows, types.ErrCorrupt)
 	}
 	entries := make([]manifest.Entry, 0, n)
 	for _, es := range per {
@@ -226,7 +262,8 @@ func (p *Planner) PlanOverwriteChanges(ctx context.Context, snap *snapshot.Snaps
 	if err := p.prepare(); err != nil {
 		return nil, err
 	}
-	entries, err := p.readEntries(ctx, snap, []string{snap.DeltaManifestList})
+	lists, rows := manifestLists(snap, Delta)
+	entries, err := p.readEntries(ctx, snap, lists, rows)
 	if err != nil {
 		return nil, err
 	}
