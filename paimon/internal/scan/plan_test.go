@@ -64,7 +64,7 @@ func (tb *table) planner() *scan.Planner {
 	return &scan.Planner{
 		FIO: tb.fio, TableRoot: tb.root, Schema: tb.schema, Schemas: tb.schemas,
 		PrimaryKey: len(tb.schema.PrimaryKeys) > 0,
-		Paths: &scan.PathFactory{Root: tb.root, PartitionKeys: tb.schema.PartitionKeys, PartitionTypes: partTypes,
+		Paths: &scan.PathFactory{Root: tb.root, DataDir: tb.schema.DataFilePathDirectory(), PartitionKeys: tb.schema.PartitionKeys, PartitionTypes: partTypes,
 			DefaultName: tb.schema.PartitionDefaultName(), Legacy: tb.schema.PartitionLegacyName()},
 	}
 }
@@ -150,7 +150,7 @@ func plannedFiles(pl *scan.Plan) []string {
 var appendTables = []string{
 	"interop.bucket4", "interop.part_date_region", "interop.part_special_chars",
 	"interop.types_avro_snappy", "interop.types_parquet_zstd", "interop.types_single",
-	"interop.evolution", "javagen.part_legacy", "javagen.ts_decimal", "javagen.avro_types",
+	"interop.evolution", "javagen.part_legacy", "javagen.ts_decimal", "javagen.avro_types", "javagen.path_dir",
 }
 
 // A full plan has one split per (partition, bucket), in partition-bytes then bucket order,
