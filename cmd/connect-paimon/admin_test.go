@@ -17,6 +17,7 @@ import (
 	"github.com/redpanda-data/benthos/v4/public/service"
 	"github.com/urfave/cli/v2"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 )
 
@@ -29,25 +30,7 @@ const fixtureWarehouse = "../../resources/fixtures/warehouse"
 func copyTable(t *testing.T, db, table string) string {
 	t.Helper()
 	dst := t.TempDir()
-	src := filepath.Join(fixtureWarehouse, db+".db", table)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, db+".db", table, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	testenv.CopyTree(t, filepath.Join(fixtureWarehouse, db+".db", table), filepath.Join(dst, db+".db", table))
 	return dst
 }
 
