@@ -80,3 +80,28 @@ func runPython(t testing.TB, what string, argv []string) string {
 	}
 	return stdout.String()
 }
+
+// BenchDir returns $PAIMON_BENCH_DIR, where resources/bench/make_tables.py
+// caches the large benchmark tables (warehouse/ and a bench.<name>.done
+// marker per table), or skips: those measurements are run by hand, never
+// required in CI.
+func BenchDir(tb testing.TB) string {
+	tb.Helper()
+	dir := os.Getenv("PAIMON_BENCH_DIR")
+	if dir == "" {
+		tb.Skip("PAIMON_BENCH_DIR is not set: generate the tables with `resources/bench/make_tables.py --dir DIR` and set PAIMON_BENCH_DIR=DIR")
+	}
+	return dir
+}
+
+// BenchTable returns BenchDir after checking that bench.<name> was
+// generated completely (its marker is written last, so a half-written
+// table is never timed), or skips.
+func BenchTable(tb testing.TB, name string) string {
+	tb.Helper()
+	dir := BenchDir(tb)
+	if _, err := os.Stat(filepath.Join(dir, "bench."+name+".done")); err != nil {
+		tb.Skipf("table bench.%s is not generated in %s (%v): run `resources/bench/make_tables.py --dir %s --only %s`", name, dir, err, dir, name)
+	}
+	return dir
+}

@@ -21,6 +21,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
@@ -40,24 +41,11 @@ const (
 var proj2 = [2]string{"id", "s"}
 
 // benchDir returns $PAIMON_BENCH_DIR or skips.
-func benchDir(tb testing.TB) string {
-	tb.Helper()
-	dir := os.Getenv("PAIMON_BENCH_DIR")
-	if dir == "" {
-		tb.Skip("PAIMON_BENCH_DIR is not set: generate the tables with `resources/bench/make_tables.py --dir DIR` and set PAIMON_BENCH_DIR=DIR")
-	}
-	return dir
-}
-
 // openBenchTable opens bench.<name> after checking the generator finished
 // it (the marker is written last, so a half-written table is never timed).
 func openBenchTable(tb testing.TB, name string) *paimon.Table {
 	tb.Helper()
-	dir := benchDir(tb)
-	marker := filepath.Join(dir, "bench."+name+".done")
-	if _, err := os.Stat(marker); err != nil {
-		tb.Skipf("table bench.%s is not generated in %s (%v): run `resources/bench/make_tables.py --dir %s`", name, dir, err, dir)
-	}
+	dir := testenv.BenchTable(tb, name)
 	ctx := context.Background()
 	cat, err := paimon.OpenCatalog(ctx, filepath.Join(dir, "warehouse"))
 	if err != nil {

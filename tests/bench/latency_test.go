@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
@@ -56,7 +57,7 @@ type latencyRun struct {
 // max are logged (run with -v; docs/benchmarks.md records them). It needs
 // PAIMON_BENCH_DIR and takes about two minutes; -short skips it.
 func TestCommitToPlanLatency(t *testing.T) {
-	dir := benchDir(t)
+	dir := testenv.BenchDir(t)
 	if testing.Short() {
 		t.Skip("takes about two minutes")
 	}

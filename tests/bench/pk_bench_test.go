@@ -13,6 +13,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
@@ -46,7 +47,7 @@ type pkMeta struct {
 // and returns its marker.
 func openPKTable(tb testing.TB, name string) (*paimon.Table, pkMeta) {
 	tb.Helper()
-	dir := benchDir(tb)
+	dir := testenv.BenchDir(tb)
 	marker := filepath.Join(dir, "bench."+name+".done")
 	raw, err := os.ReadFile(marker)
 	if err != nil {

@@ -41,14 +41,7 @@ const wideRows = 8 * 131072
 
 func benchWarehouse(tb testing.TB) string {
 	tb.Helper()
-	dir := os.Getenv("PAIMON_BENCH_DIR")
-	if dir == "" {
-		tb.Skip("PAIMON_BENCH_DIR is not set: generate the tables with `resources/bench/make_tables.py --dir DIR` and set PAIMON_BENCH_DIR=DIR")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "bench.wide.done")); err != nil {
-		tb.Skipf("bench.wide is not generated in %s: %v", dir, err)
-	}
-	return filepath.Join(dir, "warehouse")
+	return filepath.Join(testenv.BenchTable(tb, "wide"), "warehouse")
 }
 
 // pipelineYAML is the input of every measurement: a bounded full read.

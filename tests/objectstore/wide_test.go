@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/fileiotest"
@@ -22,14 +23,7 @@ const wideRows = 8 * 131072
 // wide` generates the table once and caches it there).
 func wideWarehouse(tb testing.TB) string {
 	tb.Helper()
-	dir := os.Getenv("PAIMON_BENCH_DIR")
-	if dir == "" {
-		tb.Skip("PAIMON_BENCH_DIR is not set: generate bench.wide with `resources/bench/make_tables.py --dir DIR --only wide` and set PAIMON_BENCH_DIR=DIR")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "bench.wide.done")); err != nil {
-		tb.Skipf("bench.wide is not generated in %s (%v)", dir, err)
-	}
-	return filepath.Join(dir, "warehouse")
+	return filepath.Join(testenv.BenchTable(tb, "wide"), "warehouse")
 }
 
 // wideOnS3 uploads bench.wide to a fresh versitygw and opens it there; the
