@@ -35,6 +35,11 @@ type Consumer struct {
 // field into 0 and truncate 42.5 to 42, and either would silently move a
 // reader's position; here both are errors.
 func Parse(data []byte) (Consumer, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		// Not "no consumer", and not encoding/json's io.EOF, which reads
+		// as a clean end of stream.
+		return Consumer{}, errors.New("parse consumer JSON: empty file")
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var fields map[string]json.RawMessage
@@ -54,6 +59,12 @@ func Parse(data []byte) (Consumer, error) {
 	n, err := parseInt64(raw)
 	if err != nil {
 		return Consumer{}, fmt.Errorf("parse consumer JSON: field nextSnapshot: %w", err)
+	}
+	if n <= 0 {
+		// Snapshot ids start at 1: neither Java nor pypaimon writes a
+		// position before the first, and reading one as "start over"
+		// would replay or skip rows.
+		return Consumer{}, fmt.Errorf("parse consumer JSON: field nextSnapshot is %d, snapshot ids start at 1", n)
 	}
 	return Consumer{NextSnapshot: n}, nil
 }

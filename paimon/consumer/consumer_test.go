@@ -19,7 +19,6 @@ func TestParseSpellings(t *testing.T) {
 		{"trailing newline", "{\"nextSnapshot\": 9}\n", 9},
 		{"unknown fields ignored", `{"a":[1,{"b":null}],"nextSnapshot":5,"z":"x"}`, 5},
 		{"max int64", `{"nextSnapshot": 9223372036854775807}`, 9223372036854775807},
-		{"negative", `{"nextSnapshot": -1}`, -1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -38,7 +37,8 @@ func TestParseRejects(t *testing.T) {
 	cases := []struct {
 		name, in, wantErr string
 	}{
-		{"empty", ``, "parse consumer JSON"},
+		{"empty", ``, "empty file"},
+		{"blank", " \n", "empty file"},
 		{"truncated", `{"nextSnapshot": 4`, "parse consumer JSON"},
 		{"torn pretty", "{\n  \"nextSnap", "parse consumer JSON"},
 		{"missing field", `{"next_snapshot": 4}`, "nextSnapshot is missing"},
@@ -49,6 +49,8 @@ func TestParseRejects(t *testing.T) {
 		{"null", `{"nextSnapshot": null}`, "want an integer"},
 		{"bool", `{"nextSnapshot": true}`, "want an integer"},
 		{"overflow", `{"nextSnapshot": 9223372036854775808}`, "does not fit"},
+		{"zero", `{"nextSnapshot": 0}`, "snapshot ids start at 1"},
+		{"negative", `{"nextSnapshot": -1}`, "snapshot ids start at 1"},
 		{"array", `[1]`, "parse consumer JSON"},
 		{"bare number", `42`, "parse consumer JSON"},
 		{"null doc", `null`, "not a JSON object"},

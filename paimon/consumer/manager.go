@@ -205,11 +205,15 @@ func (m *Manager) readPath(ctx context.Context, path string) (Consumer, bool, er
 
 // Reset writes consumer id, replacing any previous content atomically.
 // Like Java's resetConsumer it neither checks that the snapshot exists nor
-// that the position moves forward: rewinding a consumer is legitimate.
+// that the position moves forward: rewinding a consumer is legitimate. A
+// position before snapshot 1 is refused: no reader could parse it back.
 func (m *Manager) Reset(ctx context.Context, id string, c Consumer) error {
 	path, err := m.checkedPath(id)
 	if err != nil {
 		return err
+	}
+	if c.NextSnapshot <= 0 {
+		return fmt.Errorf("write consumer %s: nextSnapshot %d: snapshot ids start at 1", path, c.NextSnapshot)
 	}
 	if err := m.fio.WriteFileAtomic(ctx, path, c.JSON(), true); err != nil {
 		return fmt.Errorf("write consumer %s: %w", path, err)

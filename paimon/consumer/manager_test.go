@@ -59,6 +59,14 @@ func TestResetReadDelete(t *testing.T) {
 	if _, ok, err := m.Consumer(ctx, "c1"); err != nil || ok {
 		t.Fatalf("missing consumer: ok=%v err=%v, want absent and no error", ok, err)
 	}
+	for _, bad := range []int64{0, -5} {
+		if err := m.Reset(ctx, "c1", Consumer{NextSnapshot: bad}); err == nil || !strings.Contains(err.Error(), "consumer-c1") {
+			t.Fatalf("Reset to %d: want an error naming the file, got %v", bad, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "consumer", "consumer-c1")); !os.IsNotExist(err) {
+		t.Fatalf("a refused Reset wrote the file: %v", err)
+	}
 	if err := m.Reset(ctx, "c1", Consumer{NextSnapshot: 2931}); err != nil {
 		t.Fatal(err)
 	}

@@ -69,6 +69,10 @@ type schemaJSON struct {
 // options the reader relies on have valid values.
 func Parse(data []byte) (*TableSchema, error) {
 	var raw schemaJSON
+	if len(bytes.TrimSpace(data)) == 0 {
+		// encoding/json would report io.EOF, which reads as a clean end.
+		return nil, fmt.Errorf("decode schema: empty file: %w", types.ErrCorrupt)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&raw); err != nil {
 		return nil, fmt.Errorf("decode schema: %w", err)

@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // CommitKind says what a commit did to the table's files.
@@ -139,6 +141,11 @@ func Parse(data []byte) (*Snapshot, error) {
 }
 
 func decodeStrict(data []byte, v any) error {
+	if len(bytes.TrimSpace(data)) == 0 {
+		// encoding/json reports io.EOF here, which callers (and the
+		// streaming scan's own callers) take for a clean end of stream.
+		return fmt.Errorf("empty file: %w", types.ErrCorrupt)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(v); err != nil {
 		return err

@@ -1,0 +1,72 @@
+package paimon_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
+	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
+)
+
+// An empty snapshot file is corrupt metadata: an error naming the file in
+// batch and streaming reads. encoding/json reports an empty input as
+// io.EOF; wrapped, it used to end a stream cleanly with no rows (tail
+// exited 0).
+func TestEmptySnapshotFileIsAnError(t *testing.T) {
+	ctx := context.Background()
+	wh := filepath.Join(t.TempDir(), "warehouse")
+	testenv.CopyTree(t, filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse", "demo.db"), filepath.Join(wh, "demo.db"))
+	snapDir := filepath.Join(wh, "demo.db", "orders", "snapshot")
+	ids, err := filepath.Glob(filepath.Join(snapDir, "snapshot-*"))
+	if err != nil || len(ids) < 2 {
+		t.Fatalf("fixture snapshots: %v %v", ids, err)
+	}
+	latest := filepath.Join(snapDir, "snapshot-3")
+	if err := os.WriteFile(latest, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := paimon.OpenCatalog(ctx, wh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
+	tbl, err := cat.GetTable(ctx, "demo.orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, err error) {
+		t.Helper()
+		if err == nil || errors.Is(err, io.EOF) || !errors.Is(err, types.ErrCorrupt) || !strings.Contains(err.Error(), "snapshot-3") {
+			t.Fatalf("%s: want ErrCorrupt naming snapshot-3 (and no io.EOF), got %v", what, err)
+		}
+	}
+	_, err = tbl.NewReadBuilder().NewScan().Plan(ctx)
+	check("batch plan", err)
+
+	// The full first plan reads snapshot 3; following from snapshot 1 meets
+	// it as the third delta.
+	for _, cfg := range []paimon.StreamConfig{
+		{StartMode: paimon.StartLatestFull},
+		{StartMode: paimon.StartFromSnapshot, StartSnapshot: 1},
+	} {
+		mode := cfg.StartMode
+		sc, _, err := tbl.NewStreamingScan(ctx, cfg)
+		if err != nil {
+			check("open stream "+mode.String(), err)
+			continue
+		}
+		var last error
+		for i := 0; i < 10; i++ {
+			if _, last = sc.Next(ctx); last != nil {
+				break
+			}
+		}
+		check("stream "+mode.String(), last)
+	}
+}
