@@ -12,7 +12,7 @@ import (
 	_ "github.com/redpanda-data/benthos/v4/public/components/pure"
 	"github.com/redpanda-data/benthos/v4/public/service"
 
-	_ "github.com/connect-paimon/connect-paimon/input"
+	"github.com/connect-paimon/connect-paimon/input"
 )
 
 // TestConfigsLint lints every shipped config with the environment the binary
@@ -38,6 +38,15 @@ func TestConfigsLint(t *testing.T) {
 		}
 		for _, l := range lints {
 			t.Errorf("%s: %s", f, l.Error())
+		}
+		// The input's own rules (Config.Validate), as connect-paimon lint
+		// applies them.
+		ours, err := input.LintYAML(b)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+		for _, l := range ours {
+			t.Errorf("%s: %s", f, l)
 		}
 	}
 }

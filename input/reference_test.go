@@ -92,8 +92,11 @@ func TestReferenceCoversSpec(t *testing.T) {
 	if !strings.Contains(sec, "**Secret**") || !strings.Contains(sec, "**Default:** `\"\"`") {
 		t.Errorf("secret field section:\n%s", sec)
 	}
-	if sec := section(s, "### `table`"); !strings.Contains(sec, "**Lint:**") || !strings.Contains(sec, "table must be database.table") {
-		t.Errorf("table section lacks its lint rule:\n%s", sec)
+	// The rules are Go (Config.Validate), not Bloblang lint rules of the
+	// spec, so the reference states them in the description's Validation
+	// section; the table's must be there.
+	if sec := section(s, "### Validation"); !strings.Contains(sec, "`connect-paimon lint`") || !strings.Contains(sec, "`table` must be `database.table`") {
+		t.Errorf("validation section lacks the table rule:\n%s", sec)
 	}
 }
 
@@ -229,7 +232,7 @@ func renderReference() ([]byte, error) {
 	p("# `%s` input reference\n\n", d.Name)
 	p("%s\n\n", d.Summary)
 	p("**Status:** %s · **Since:** %s · **Categories:** %s\n\n", d.Status, d.Version, strings.Join(d.Categories, ", "))
-	p("## Contents\n\n- [Common config](#common-config)\n- [Full config](#full-config)\n- [Description](#description)\n- [Fields](#fields)\n- [Cross-field lint rules](#cross-field-lint-rules)\n- [Examples](#examples)\n\n")
+	p("## Contents\n\n- [Common config](#common-config)\n- [Full config](#full-config)\n- [Description](#description)\n- [Fields](#fields)\n- [Examples](#examples)\n\n")
 	p("## Common config\n\n```yaml\n%s```\n\n", td.CommonConfigYAML)
 	p("## Full config\n\n```yaml\n%s```\n\n", td.AdvancedConfigYAML)
 	p("## Description\n\n%s\n\n", toMarkdown(d.Description))
@@ -291,13 +294,18 @@ func renderReference() ([]byte, error) {
 	}
 	walk("", d.Config.Children)
 
-	p("## Cross-field lint rules\n\n")
-	p("`connect-paimon lint` reports these (the input checks them again when it starts, because lint can be skipped):\n\n")
-	for _, m := range lintMessage.FindAllStringSubmatch(d.Config.Linter, -1) {
-		msg := strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[1])
-		p("- %s\n", msg)
+	// The input's rules are Go (Config.Validate, documented in the
+	// description's Validation section); a Bloblang rule, should the spec
+	// ever carry one again, is rendered here.
+	if strings.TrimSpace(d.Config.Linter) != "" {
+		p("## Cross-field lint rules\n\n")
+		p("`connect-paimon lint` reports these (the input checks them again when it starts, because lint can be skipped):\n\n")
+		for _, m := range lintMessage.FindAllStringSubmatch(d.Config.Linter, -1) {
+			msg := strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[1])
+			p("- %s\n", msg)
+		}
+		p("\n<details><summary>The rule as Bloblang</summary>\n\n```coffeescript\n%s\n```\n\n</details>\n\n", strings.TrimSpace(d.Config.Linter))
 	}
-	p("\n<details><summary>The rule as Bloblang</summary>\n\n```coffeescript\n%s\n```\n\n</details>\n\n", strings.TrimSpace(d.Config.Linter))
 
 	p("## Examples\n\n")
 	for _, ex := range d.Examples {

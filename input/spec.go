@@ -1,9 +1,12 @@
 package input
 
 import (
+	"strconv"
+
 	"github.com/redpanda-data/benthos/v4/public/service"
 
 	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 )
 
 // Field names of the paimon input. Kept as constants so the spec, the parser
@@ -60,7 +63,7 @@ const (
 	fieldStorageRequestTimeout  = "request_timeout"
 )
 
-const specDescription = `
+var specDescription = `
 Reads an https://paimon.apache.org[Apache Paimon^] table from a filesystem warehouse (local paths,
 ` + "`file://`" + `, ` + "`s3://`" + `, ` + "`gs://`" + `, ` + "`azblob://`" + `), first as a full scan and then by following new
 snapshots as they are committed, like Paimon's streaming source.
@@ -139,6 +142,28 @@ Several replicas with the same table can split the work by bucket: replica ` + "
 ` + "`shard.count`" + ` reads the buckets with ` + "`bucket % count == index`" + `. Give each replica its own
 ` + "`consumer_id`" + `; the table keeps its snapshots until the slowest replica has passed them.
 
+== Validation
+
+The rules below are checked by ` + "`connect-paimon lint`" + ` and again when the input starts (so
+` + "`run --chilled`" + ` and configs built in code get the same errors, each naming the field). Binaries
+that bundle this input and run Benthos' own ` + "`lint`" + ` check field names, types and enums there, and
+the rules at startup.
+
+- ` + "`table`" + ` must be ` + "`database.table`" + `.
+- ` + "`consumer_id`" + ` follows Paimon's consumer id rule: non-empty, valid UTF-8, at most ` + maxConsumerIDLength + ` bytes,
+  no ` + "`/`, `\\`" + `, NUL or control characters, and not ` + "`.` or `..`" + `.
+- ` + "`snapshot_id`" + ` (at least 1) is required by, and only used with, ` + "`from-snapshot`" + ` and
+  ` + "`from-snapshot-full`" + `; ` + "`timestamp`" + ` (RFC 3339) likewise with ` + "`from-timestamp`" + `.
+- ` + "`end.snapshot_id`" + ` is at least 1, not before ` + "`snapshot_id`" + `, and excludes ` + "`end.at_latest`" + `.
+- ` + "`shard.count`" + ` is at least 1 and ` + "`shard.index`" + ` in ` + "`[0, shard.count)`" + `; ` + "`buckets`" + ` are not negative;
+  ` + "`columns`" + ` are non-empty and listed once.
+- ` + "`batch_size`" + ` is at least 1 and ` + "`checkpoint_limit`" + ` at least ` + "`batch_size`" + `; ` + "`poll_interval`" + `,
+  ` + "`commit_period`" + ` and ` + "`throttle.interval`" + ` are positive; ` + "`heartbeat_interval`" + `,
+  ` + "`storage.request_timeout`" + `, ` + "`storage.max_retries`" + ` and the throttle limits are not negative (0 disables).
+- ` + "`upsert_mode`" + ` other than ` + "`off`" + ` needs ` + "`include_row_kind: true`" + `.
+- storage.credentials.id and storage.credentials.secret must be set together; ` + "`role_external_id`" + ` needs
+  ` + "`role`" + `; ` + "`anonymous`" + ` excludes ` + "`id`, `secret`, `token`, `profile` and `role`" + `.
+
 == Metrics
 
 - ` + "`paimon_snapshot_lag`" + ` (gauge): latest snapshot id minus the snapshot being read
@@ -149,6 +174,9 @@ Several replicas with the same table can split the work by bucket: replica ` + "
 - ` + "`paimon_replayed_rows`" + ` (counter): rows sent again after the pipeline rejected them
 - ` + "`paimon_rejected_batches`" + ` (counter): rejected batches dropped because ` + "`auto_replay_nacks`" + ` is false
 `
+
+// maxConsumerIDLength is the library's limit, spelled for the description.
+var maxConsumerIDLength = strconv.Itoa(consumer.MaxIDLength)
 
 // Spec returns the configuration spec of the paimon input.
 func Spec() *service.ConfigSpec {
@@ -164,8 +192,7 @@ func Spec() *service.ConfigSpec {
 				Examples("/data/paimon", "s3://my-bucket/warehouse"),
 			service.NewStringField(fieldTable).
 				Description("The table to read, as `database.table`.").
-				Example("sales.orders").
-				LintRule(`root = if !this.re_match("^[^.\\s]+\\.[^.\\s]+$") { [ "table must be database.table, got %q".format(this) ] }`),
+				Example("sales.orders"),
 			service.NewStringField(fieldBranch).
 				Description("The table branch to read.").
 				Default("main").
@@ -173,8 +200,7 @@ func Spec() *service.ConfigSpec {
 			service.NewStringField(fieldConsumerID).
 				Description("The Paimon consumer whose progress is resumed from and committed to. Without it the input keeps no progress.").
 				Optional().
-				Example("connect-orders").
-				LintRule(`root = if this == "" || this == "." || this == ".." || this.contains("/") || this.contains("\\") { [ "consumer_id must be non-empty and contain no '/', '\\\\', and not be '.' or '..'" ] }`),
+				Example("connect-orders"),
 			service.NewStringAnnotatedEnumField(fieldScanMode, map[string]string{
 				paimon.StartLatestFull.String():       "Read the whole table at the latest snapshot, then follow new snapshots.",
 				paimon.StartLatest.String():           "Follow snapshots committed after the latest one, without reading existing rows.",
@@ -228,8 +254,7 @@ func Spec() *service.ConfigSpec {
 				Default(true),
 			service.NewIntField(fieldBatchSize).
 				Description("The most rows per message batch. A batch never spans splits.").
-				Default(1024).
-				LintRule(`root = if this < 1 { [ "batch_size must be at least 1, got %v".format(this) ] }`),
+				Default(1024),
 			service.NewDurationField(fieldCommitPeriod).
 				Description("How often acknowledged progress is written to the consumer file.").
 				Default("5s").
@@ -272,7 +297,6 @@ func Spec() *service.ConfigSpec {
 			storageField(),
 			service.NewAutoRetryNacksToggleField(),
 		).
-		LintRule(specLintRule).
 		Example("Bounded read of a table", "Reads what the table holds now and exits when done.", `
 input:
   paimon:
@@ -388,40 +412,3 @@ func storageField() *service.ConfigField {
 		Description("Object-store access for `s3://`, `gs://` and `azblob://` warehouses; ignored for local paths.").
 		Advanced()
 }
-
-// specLintRule checks fields against each other. Defaults are filled in
-// before it runs, so only optional fields need exists().
-const specLintRule = `
-let mode = this.scan_mode.or("latest-full")
-let errs = []
-let errs = if this.exists("snapshot_id") && !["from-snapshot", "from-snapshot-full"].contains($mode) { $errs.append("snapshot_id is only used with scan_mode from-snapshot or from-snapshot-full, not %s".format($mode)) } else { $errs }
-let errs = if !this.exists("snapshot_id") && ["from-snapshot", "from-snapshot-full"].contains($mode) { $errs.append("scan_mode %s requires snapshot_id".format($mode)) } else { $errs }
-let errs = if this.exists("snapshot_id") && this.snapshot_id < 1 { $errs.append("snapshot_id must be at least 1, got %v".format(this.snapshot_id)) } else { $errs }
-let errs = if this.exists("timestamp") && $mode != "from-timestamp" { $errs.append("timestamp is only used with scan_mode from-timestamp, not %s".format($mode)) } else { $errs }
-let errs = if !this.exists("timestamp") && $mode == "from-timestamp" { $errs.append("scan_mode from-timestamp requires timestamp") } else { $errs }
-let errs = if this.exists("timestamp") && !this.timestamp.re_match("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$") { $errs.append("timestamp %q is not RFC 3339 (e.g. 2024-06-01T00:00:00Z)".format(this.timestamp)) } else { $errs }
-let errs = if this.end.exists("snapshot_id") && this.end.at_latest.or(false) { $errs.append("end.snapshot_id and end.at_latest are mutually exclusive") } else { $errs }
-let errs = if this.end.exists("snapshot_id") && this.exists("snapshot_id") && this.end.snapshot_id < this.snapshot_id { $errs.append("end.snapshot_id %v is before snapshot_id %v".format(this.end.snapshot_id, this.snapshot_id)) } else { $errs }
-let errs = if this.end.exists("snapshot_id") && this.end.snapshot_id < 1 { $errs.append("end.snapshot_id must be at least 1, got %v".format(this.end.snapshot_id)) } else { $errs }
-let sc = this.shard.count.or(1)
-let si = this.shard.index.or(0)
-let errs = if $sc < 1 { $errs.append("shard.count must be at least 1, got %v".format($sc)) } else { $errs }
-let errs = if $si < 0 || ($sc >= 1 && $si >= $sc) { $errs.append("shard.index must be in [0, shard.count), got index %v with count %v".format($si, $sc)) } else { $errs }
-let errs = if this.buckets.or([]).any(b -> b < 0) { $errs.append("buckets must not be negative") } else { $errs }
-let errs = if this.upsert_mode.or("off") != "off" && !this.include_row_kind.or(true) { $errs.append("upsert_mode %s needs include_row_kind: true".format(this.upsert_mode)) } else { $errs }
-let errs = if this.checkpoint_limit.or(8192) < this.batch_size.or(1024) { $errs.append("checkpoint_limit %v is smaller than batch_size %v: a batch could never be delivered".format(this.checkpoint_limit.or(8192), this.batch_size.or(1024))) } else { $errs }
-let dur = "^([0-9]*\\.?[0-9]+(ns|us|µs|ms|s|m|h))+$"
-let zero = "^([0.]+(ns|us|µs|ms|s|m|h)?)+$"
-let errs = if !this.poll_interval.or("5s").re_match($dur) || this.poll_interval.or("5s").re_match($zero) { $errs.append("poll_interval must be a positive duration, got %q".format(this.poll_interval)) } else { $errs }
-let errs = if !this.commit_period.or("5s").re_match($dur) || this.commit_period.or("5s").re_match($zero) { $errs.append("commit_period must be a positive duration, got %q".format(this.commit_period)) } else { $errs }
-let errs = if !this.heartbeat_interval.or("1m").re_match($dur) && this.heartbeat_interval.or("1m") != "0" { $errs.append("heartbeat_interval must be a duration, 0s or more, got %q".format(this.heartbeat_interval)) } else { $errs }
-let errs = if !this.throttle.interval.or("1s").re_match($dur) || this.throttle.interval.or("1s").re_match($zero) { $errs.append("throttle.interval must be a positive duration, got %q".format(this.throttle.interval)) } else { $errs }
-let errs = if [this.throttle.max_rows.or(0), this.throttle.max_files.or(0), this.throttle.max_snapshots.or(0)].any(v -> v < 0) { $errs.append("throttle limits must not be negative") } else { $errs }
-let cred = this.storage.credentials.or({})
-let errs = if ($cred.id.or("") == "") != ($cred.secret.or("") == "") { $errs.append("storage.credentials.id and storage.credentials.secret must be set together") } else { $errs }
-let errs = if $cred.role_external_id.or("") != "" && $cred.role.or("") == "" { $errs.append("storage.credentials.role_external_id needs storage.credentials.role") } else { $errs }
-let errs = if $cred.anonymous.or(false) && [$cred.id.or(""), $cred.secret.or(""), $cred.token.or(""), $cred.profile.or(""), $cred.role.or("")].any(v -> v != "") { $errs.append("storage.credentials.anonymous excludes id, secret, token, profile and role") } else { $errs }
-let errs = if this.storage.max_retries.or(5) < 0 { $errs.append("storage.max_retries must not be negative, got %v".format(this.storage.max_retries)) } else { $errs }
-let errs = if !this.storage.request_timeout.or("60s").re_match($dur) && !this.storage.request_timeout.or("60s").re_match($zero) { $errs.append("storage.request_timeout must be a duration, 0s or more, got %q".format(this.storage.request_timeout)) } else { $errs }
-root = $errs
-`

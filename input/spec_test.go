@@ -26,6 +26,9 @@ func lintEnv(t *testing.T) *service.Environment {
 	return env
 }
 
+// lintInput lints an input body as `connect-paimon lint` does: Benthos'
+// linter (field names, types, enums), then LintYAML (Config.Validate), which
+// only runs on a config Benthos accepts.
 func lintInput(t *testing.T, env *service.Environment, body string) []string {
 	t.Helper()
 	lints, err := env.NewComponentConfigLinter().LintInputYAML([]byte("paimon:\n" + body))
@@ -36,7 +39,27 @@ func lintInput(t *testing.T, env *service.Environment, body string) []string {
 	for _, l := range lints {
 		out = append(out, l.What)
 	}
+	if len(out) > 0 {
+		return out
+	}
+	ours, err := LintYAML([]byte("input:\n  paimon:\n" + indent(body)))
+	if err != nil {
+		t.Fatalf("LintYAML: %v", err)
+	}
+	for _, l := range ours {
+		out = append(out, l.What)
+	}
 	return out
+}
+
+func indent(body string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(body, "\n") {
+		if l != "" {
+			b.WriteString("  " + l)
+		}
+	}
+	return b.String()
 }
 
 const baseYAML = "  warehouse: /wh\n  table: db.t\n"
@@ -50,45 +73,48 @@ func TestLintRules(t *testing.T) {
 	}{
 		{"minimal", "", ""},
 		{"bad table", "  table2: x\n", "field table2 not recognised"},
-		{"snapshot without mode", "  snapshot_id: 3\n", "snapshot_id is only used with scan_mode from-snapshot"},
-		{"mode without snapshot", "  scan_mode: from-snapshot\n", "scan_mode from-snapshot requires snapshot_id"},
-		{"full mode without snapshot", "  scan_mode: from-snapshot-full\n", "scan_mode from-snapshot-full requires snapshot_id"},
+		{"snapshot without mode", "  snapshot_id: 3\n", "field snapshot_id: only used with scan mode from-snapshot"},
+		{"mode without snapshot", "  scan_mode: from-snapshot\n", "field snapshot_id: required by scan mode from-snapshot"},
+		{"full mode without snapshot", "  scan_mode: from-snapshot-full\n", "field snapshot_id: required by scan mode from-snapshot-full"},
 		{"snapshot ok", "  scan_mode: from-snapshot-full\n  snapshot_id: 3\n", ""},
-		{"snapshot zero", "  scan_mode: from-snapshot\n  snapshot_id: 0\n", "snapshot_id must be at least 1"},
-		{"timestamp without mode", "  timestamp: 2024-01-01T00:00:00Z\n", "timestamp is only used with scan_mode from-timestamp"},
-		{"mode without timestamp", "  scan_mode: from-timestamp\n", "scan_mode from-timestamp requires timestamp"},
+		{"snapshot zero", "  scan_mode: from-snapshot\n  snapshot_id: 0\n", "field snapshot_id: must be at least 1"},
+		{"timestamp without mode", "  timestamp: 2024-01-01T00:00:00Z\n", "field timestamp: only used with scan mode from-timestamp"},
+		{"mode without timestamp", "  scan_mode: from-timestamp\n", "field timestamp: required by scan mode from-timestamp"},
 		{"timestamp ok", "  scan_mode: from-timestamp\n  timestamp: 2024-01-01T00:00:00.5+02:00\n", ""},
 		{"timestamp bad", "  scan_mode: from-timestamp\n  timestamp: yesterday\n", "is not RFC 3339"},
 		{"end both", "  end:\n    snapshot_id: 5\n    at_latest: true\n", "mutually exclusive"},
-		{"end before start", "  scan_mode: from-snapshot\n  snapshot_id: 9\n  end:\n    snapshot_id: 5\n", "end.snapshot_id 5 is before snapshot_id 9"},
+		{"end before start", "  scan_mode: from-snapshot\n  snapshot_id: 9\n  end:\n    snapshot_id: 5\n", "field end.snapshot_id: 5 is before the start snapshot 9"},
 		{"end ok", "  end:\n    snapshot_id: 5\n", ""},
-		{"shard index too big", "  shard:\n    index: 2\n    count: 2\n", "shard.index must be in [0, shard.count)"},
-		{"shard negative", "  shard:\n    index: -1\n    count: 2\n", "shard.index must be in [0, shard.count)"},
-		{"shard count zero", "  shard:\n    count: 0\n", "shard.count must be at least 1"},
+		{"shard index too big", "  shard:\n    index: 2\n    count: 2\n", "field shard.index: must be in [0, 2)"},
+		{"shard negative", "  shard:\n    index: -1\n    count: 2\n", "field shard.index: must be in [0, 2)"},
+		{"shard count zero", "  shard:\n    count: 0\n", "field shard.count: must be at least 1"},
 		{"shard ok", "  shard:\n    index: 1\n    count: 3\n", ""},
-		{"batch size zero", "  batch_size: 0\n", "batch_size must be at least 1"},
+		{"batch size zero", "  batch_size: 0\n", "field batch_size: must be at least 1"},
 		{"upsert without row kind", "  upsert_mode: drop_update_before\n  include_row_kind: false\n", "needs include_row_kind: true"},
 		{"upsert ok", "  upsert_mode: drop_update_before_and_delete\n", ""},
 		{"bad upsert", "  upsert_mode: sometimes\n", "sometimes"},
 		{"bad scan mode", "  scan_mode: earliest\n", "earliest"},
-		{"checkpoint below batch", "  batch_size: 100\n  checkpoint_limit: 10\n", "checkpoint_limit 10 is smaller than batch_size 100"},
-		{"zero poll", "  poll_interval: 0s\n", "poll_interval must be a positive duration"},
-		{"bad poll", "  poll_interval: soon\n", "poll_interval must be a positive duration"},
-		{"zero commit", "  commit_period: 0s\n", "commit_period must be a positive duration"},
+		{"checkpoint below batch", "  batch_size: 100\n  checkpoint_limit: 10\n", "field checkpoint_limit: 10 is smaller than batch_size 100"},
+		{"zero poll", "  poll_interval: 0s\n", "field poll_interval: must be positive"},
+		{"bad poll", "  poll_interval: soon\n", "failed to parse 'poll_interval' as a duration"},
+		{"zero commit", "  commit_period: 0s\n", "field commit_period: must be positive"},
 		{"heartbeat off ok", "  heartbeat_interval: 0s\n", ""},
-		{"negative heartbeat", "  heartbeat_interval: -1s\n", "heartbeat_interval must be a duration, 0s or more"},
-		{"negative throttle", "  throttle:\n    max_rows: -1\n", "throttle limits must not be negative"},
-		{"negative bucket", "  buckets: [1, -2]\n", "buckets must not be negative"},
-		{"consumer slash", "  consumer_id: a/b\n", "consumer_id must be non-empty"},
-		{"consumer dotdot", "  consumer_id: ..\n", "consumer_id must be non-empty"},
+		{"negative heartbeat", "  heartbeat_interval: -1s\n", "field heartbeat_interval: must not be negative"},
+		{"negative throttle", "  throttle:\n    max_rows: -1\n", "field throttle.max_rows: must not be negative"},
+		{"negative bucket", "  buckets: [1, -2]\n", "field buckets: bucket -2 is negative"},
+		{"consumer slash", "  consumer_id: a/b\n", "field consumer_id: invalid consumer id \"a/b\": contains the path separator"},
+		{"consumer dotdot", "  consumer_id: ..\n", "field consumer_id: invalid consumer id \"..\": a relative path component"},
+		{"consumer control character", "  consumer_id: \"a\\u0007b\"\n", "field consumer_id: invalid consumer id \"a\\ab\": contains the control character U+0007"},
+		{"consumer too long", "  consumer_id: " + strings.Repeat("c", consumer.MaxIDLength+1) + "\n", "field consumer_id: invalid consumer id"},
+		{"consumer max length ok", "  consumer_id: " + strings.Repeat("c", consumer.MaxIDLength) + "\n", ""},
 		{"storage ok", "  storage:\n    region: eu-west-1\n    endpoint: http://minio:9000\n    force_path_style: true\n    credentials:\n      id: AK\n      secret: SK\n      role: arn:aws:iam::1:role/r\n      role_external_id: x\n    max_retries: 0\n    request_timeout: 0s\n", ""},
 		{"storage id without secret", "  storage:\n    credentials:\n      id: AK\n", "storage.credentials.id and storage.credentials.secret must be set together"},
 		{"storage secret without id", "  storage:\n    credentials:\n      secret: SK\n", "storage.credentials.id and storage.credentials.secret must be set together"},
-		{"storage external id without role", "  storage:\n    credentials:\n      role_external_id: x\n", "role_external_id needs storage.credentials.role"},
-		{"storage anonymous with profile", "  storage:\n    credentials:\n      anonymous: true\n      profile: p\n", "anonymous excludes"},
+		{"storage external id without role", "  storage:\n    credentials:\n      role_external_id: x\n", "field storage.credentials.role_external_id: needs storage.credentials.role"},
+		{"storage anonymous with profile", "  storage:\n    credentials:\n      anonymous: true\n      profile: p\n", "field storage.credentials.anonymous: excludes"},
 		{"storage anonymous ok", "  storage:\n    credentials:\n      anonymous: true\n", ""},
-		{"storage negative retries", "  storage:\n    max_retries: -1\n", "storage.max_retries must not be negative"},
-		{"storage negative timeout", "  storage:\n    request_timeout: -1s\n", "storage.request_timeout must be a duration"},
+		{"storage negative retries", "  storage:\n    max_retries: -1\n", "field storage.max_retries: must not be negative"},
+		{"storage negative timeout", "  storage:\n    request_timeout: -1s\n", "field storage.request_timeout: must not be negative"},
 		{"storage unknown field", "  storage:\n    bucket: b\n", "field bucket not recognised"},
 		{"storage connect-style field", "  storage:\n    credentials:\n      from_ec2_role: true\n", "field from_ec2_role not recognised"},
 	}
@@ -112,7 +138,7 @@ func TestLintTableName(t *testing.T) {
 	env := lintEnv(t)
 	for _, tbl := range []string{"orders", "a.b.c", ".t", "db."} {
 		got := lintInput(t, env, "  warehouse: /wh\n  table: \""+tbl+"\"\n")
-		if len(got) != 1 || !strings.Contains(got[0], "table must be database.table") {
+		if len(got) != 1 || !strings.Contains(got[0], "field table: \""+tbl+"\" is not database.table") {
 			t.Errorf("table %q: got lints %q", tbl, got)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	_ "github.com/redpanda-data/benthos/v4/public/components/pure"
 	"github.com/redpanda-data/benthos/v4/public/service"
 
+	// The input registers itself on import; lint.go uses it by name.
 	_ "github.com/connect-paimon/connect-paimon/input"
 )
 
@@ -41,6 +42,7 @@ func cliOptions(args []string, sio stdio) []service.CLIOptFunc {
 	for _, c := range adminCommands(sio) {
 		opts = append(opts, service.CLIOptAddCommand(c))
 	}
+	opts = append(opts, service.CLIOptAddCommand(lintCommand(sio, "connect-paimon")))
 	return opts
 }
 

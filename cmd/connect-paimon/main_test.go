@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/redpanda-data/benthos/v4/public/service"
@@ -24,6 +26,23 @@ func TestCLILint(t *testing.T) {
 	}
 	if code, _ := service.RunCLIToCode(context.Background(), cliOptions([]string{"connect-paimon", "lint", bad}, stdio{out: io.Discard, err: io.Discard})...); code != 1 {
 		t.Fatalf("lint of a conflicting config exited %d, want 1", code)
+	}
+}
+
+// lint applies the library's consumer id rule: a control character (which
+// Benthos' lint alone let through) fails with the file, line and field, in
+// a paimon input nested in a broker too.
+func TestCLILintConsumerID(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "ctl.yaml")
+	must(t, os.WriteFile(bad, []byte("input:\n  broker:\n    inputs:\n      - paimon:\n          warehouse: /wh\n          table: db.t\n          consumer_id: \"a\\u0001b\"\noutput:\n  stdout: {}\n"), 0o644))
+	var errw bytes.Buffer
+	code, _ := service.RunCLIToCode(context.Background(), cliOptions([]string{"connect-paimon", "lint", bad}, stdio{out: io.Discard, err: &errw})...)
+	if code != 1 {
+		t.Fatalf("lint exited %d, want 1", code)
+	}
+	if want := bad + ": line 4: paimon input: field consumer_id: invalid consumer id"; !strings.Contains(errw.String(), want) {
+		t.Fatalf("lint output %q lacks %q", errw.String(), want)
 	}
 }
 

@@ -1,0 +1,104 @@
+package input
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The input's rules live in Go, in Config.Validate (and, for the streaming
+// read, in the library's paimon.StreamConfig.Validate), in one copy. Benthos
+// lint rules can only be Bloblang, run in an environment without custom
+// functions, so the spec carries no lint rules of its own: Benthos' linter
+// checks field names, types and enums, and LintYAML applies Validate to the
+// paimon inputs of a config file. `connect-paimon lint` runs both; the
+// constructor runs Validate too, so `run --chilled` and programmatic
+// configs get the same errors.
+
+// Lint is a problem found in a config file.
+type Lint struct {
+	Line int    // 1-based line of the paimon input in the file
+	What string // the validation error, naming the field
+}
+
+func (l Lint) String() string { return fmt.Sprintf("line %d: paimon input: %s", l.Line, l.What) }
+
+// LintYAML validates every paimon input of a Benthos config file: the root
+// input, inputs nested in brokers, sequences and other wrappers, and input
+// resources. Environment variables are replaced as Benthos does
+// (${NAME} and ${NAME:default}); an input using a variable that is unset
+// and has no default is skipped, since its values are unknown (Benthos'
+// own lint reports the variable). A file that is not YAML is an error.
+func LintYAML(conf []byte) ([]Lint, error) {
+	text, unresolved := expandEnv(string(conf))
+	var root yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &root); err != nil {
+		return nil, err
+	}
+	var lints []Lint
+	var walk func(n *yaml.Node, parentKey string)
+	walk = func(n *yaml.Node, parentKey string) {
+		switch n.Kind {
+		case yaml.DocumentNode, yaml.SequenceNode:
+			for _, c := range n.Content {
+				walk(c, parentKey)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				if k.Value == "paimon" && isInputKey(parentKey) {
+					if err := validateNode(v, unresolved); err != nil {
+						lints = append(lints, Lint{Line: k.Line, What: err.Error()})
+					}
+					continue
+				}
+				walk(v, k.Value)
+			}
+		}
+	}
+	walk(&root, "")
+	return lints, nil
+}
+
+// isInputKey reports whether a mapping under this key is an input: the
+// root input, a wrapper's input, a broker's or sequence's inputs, resources.
+func isInputKey(k string) bool {
+	return k == "input" || k == "inputs" || k == "input_resources"
+}
+
+func validateNode(v *yaml.Node, unresolved string) error {
+	body, err := yaml.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if strings.Contains(string(body), unresolved) {
+		return nil
+	}
+	pc, err := Spec().ParseYAML(string(body), nil)
+	if err != nil {
+		return err
+	}
+	_, err = parseConfig(pc)
+	return err
+}
+
+var envRef = regexp.MustCompile(`\$\{([0-9A-Za-z_.]+)(:((\$\{[^}]+\}|[^}])*))?\}`)
+
+// expandEnv replaces environment references like Benthos; unset ones
+// without a default become a marker, returned too.
+func expandEnv(s string) (string, string) {
+	const marker = "__paimon_unresolved_env__"
+	return envRef.ReplaceAllStringFunc(s, func(ref string) string {
+		m := envRef.FindStringSubmatch(ref)
+		if v, ok := os.LookupEnv(m[1]); ok && v != "" {
+			return v
+		}
+		if m[2] != "" {
+			return m[3]
+		}
+		return marker
+	}), marker
+}
