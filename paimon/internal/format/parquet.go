@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
@@ -384,6 +385,34 @@ func (r *parquetReader) Close() error {
 	return errors.Join(errs...)
 }
 
+// bothBoundsSet reports whether the footer records both a min and a max of
+// column col in row group g, in an order that holds for the column's type.
+// arrow-go reports HasMinMax when either is set and leaves the other at its
+// zero value: parquet-cpp (pyarrow) drops a binary max longer than its
+// statistics size limit (4 KiB) and keeps the min, and an empty string read
+// as the max would prune every row group with s >= 'm'. The deprecated
+// min/max fields of writers before PARQUET-1025 compare binary values as
+// signed bytes, which is no bound for UTF-8 strings; Java ignores them for
+// binary columns too.
+func bothBoundsSet(md *metadata.FileMetaData, g, col int) bool {
+	if md.FileMetaData == nil || g >= len(md.FileMetaData.RowGroups) {
+		return false
+	}
+	cols := md.FileMetaData.RowGroups[g].Columns
+	if col >= len(cols) || cols[col].MetaData == nil || cols[col].MetaData.Statistics == nil {
+		return false // encrypted column metadata, or no statistics
+	}
+	st := cols[col].MetaData.Statistics
+	if md.Schema.Column(col).ColumnOrder() == parquet.ColumnOrders.TypeDefinedOrder {
+		return st.IsSetMinValue() && st.IsSetMaxValue()
+	}
+	switch md.Schema.Column(col).PhysicalType() {
+	case parquet.Types.ByteArray, parquet.Types.FixedLenByteArray:
+		return false
+	}
+	return st.IsSetMin() && st.IsSetMax()
+}
+
 // rowGroupStats decodes the footer statistics of row group g for the
 // requested fields into the paimon/types value types.
 func (r *parquetReader) rowGroupStats(g int) (RowGroupStats, error) {
@@ -414,7 +443,7 @@ func (r *parquetReader) rowGroupStats(g int) (RowGroupStats, error) {
 			nc := ts.NullCount()
 			st.NullCounts[i] = &nc
 		}
-		if ts.HasMinMax() {
+		if ts.HasMinMax() && bothBoundsSet(md, g, sf.ColIndex) {
 			st.Min[i], st.Max[i] = statValues(ts, fld.Type, md.Schema.Column(sf.ColIndex))
 		}
 	}
