@@ -3,11 +3,19 @@ package input
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"sync"
 	"time"
 
 	"github.com/redpanda-data/benthos/v4/public/service"
+
+	"github.com/connect-paimon/connect-paimon/input/checkpoint"
 )
+
+// Delivery: ReadBatch hands out batches, replaying rejected ones first
+// (below), and readBatch, on a background goroutine, cuts new batches from
+// the splits of each plan through the cursor (cursor.go).
 
 // The input replays rejected batches itself instead of wrapping itself in
 // service.AutoRetryNacksBatched. The wrapper copies every message of every
@@ -294,4 +302,169 @@ func (p *paimonInput) deliver(b *sentBatch, replay bool) (service.MessageBatch, 
 		})
 		return nil
 	}, nil
+}
+
+// maxInFlightBatches turns checkpoint_limit (rows) into the tracker's unit
+// (batches); a full batch is the most rows one Add can stand for.
+func (p *paimonInput) maxInFlightBatches() int {
+	return max(1, p.cfg.CheckpointLimit/p.cfg.BatchSize)
+}
+
+// readBatch reads the next non-empty batch of rows of one split, blocking
+// while the table has nothing new. It runs on ReadBatch's background read
+// goroutine and waits under the input's stop context only: a caller giving
+// up on ReadBatch does not abandon the read, Close does.
+func (p *paimonInput) readBatch() (*sentBatch, error) {
+	ctx := p.stopCtx
+	select {
+	case p.readSem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, service.ErrEndOfInput
+	}
+	defer func() { <-p.readSem }()
+
+	src := p.source()
+	if src == nil {
+		if ctx.Err() != nil {
+			return nil, service.ErrEndOfInput
+		}
+		return nil, service.ErrNotConnected
+	}
+	for {
+		if ctx.Err() != nil {
+			return nil, service.ErrEndOfInput
+		}
+		if p.cur.plan == nil {
+			if p.ended {
+				return nil, service.ErrEndOfInput
+			}
+			if err := p.nextPlan(ctx, src); err != nil {
+				if errors.Is(err, io.EOF) {
+					p.ended = true
+					return nil, service.ErrEndOfInput
+				}
+				return nil, err
+			}
+			continue
+		}
+		if !p.cur.open() {
+			if p.cur.planDone() {
+				p.syncReadCounts(src)
+				if !p.lastProgress.IsZero() {
+					p.log.Infof("paimon input: snapshot %d of %s read: %d/%d files, %d rows in %s", p.cur.plan.SnapshotID, p.cfg.FullName(), p.planFiles, p.planFiles, p.planRows, time.Since(p.planStart).Round(time.Millisecond))
+				}
+				if err := p.tracker.End(p.cur.plan.SnapshotID); err != nil {
+					return nil, fmt.Errorf("snapshot %d: %w", p.cur.plan.SnapshotID, err)
+				}
+				p.cur.setPlan(nil)
+				continue
+			}
+			if err := p.openSplit(ctx, src); err != nil {
+				return nil, err
+			}
+		}
+		// Back-pressure before reading, so no built batch is ever abandoned.
+		if err := p.tracker.Wait(ctx, p.maxInFlightBatches()); err != nil {
+			return nil, err
+		}
+		if err := p.limiter.waitRows(ctx); err != nil {
+			return nil, err
+		}
+		batch, n, filesDone, err := p.cur.fill()
+		if err != nil {
+			return nil, err
+		}
+		p.planFilesDone += filesDone
+		if n == 0 {
+			continue
+		}
+		p.limiter.addRows(n)
+		p.syncReadCounts(src)
+		p.planRows += int64(n)
+		p.logProgress()
+		if batch.ack, err = p.tracker.Add(p.cur.plan.SnapshotID); err != nil {
+			return nil, fmt.Errorf("snapshot %d: %w", p.cur.plan.SnapshotID, err)
+		}
+		p.m.rows.Incr(int64(n))
+		return batch, nil
+	}
+}
+
+func (p *paimonInput) nextPlan(ctx context.Context, src Source) error {
+	if err := p.limiter.takeSnapshot(ctx); err != nil {
+		return err
+	}
+	start := time.Now()
+	plan, err := src.Next(ctx)
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return p.about("plan next snapshot", "of ", false, err)
+	}
+	if plan.PlanLatency > 0 {
+		p.m.plan.Timing(plan.PlanLatency.Nanoseconds())
+	} else {
+		p.m.plan.Timing(time.Since(start).Nanoseconds())
+	}
+	if plan.LatestSnapshotID > 0 {
+		p.m.lag.Set(max(0, plan.LatestSnapshotID-plan.SnapshotID))
+	}
+	p.mu.Lock()
+	if p.tracker == nil {
+		p.tracker = checkpoint.New(plan.SnapshotID)
+	}
+	tr := p.tracker
+	p.mu.Unlock()
+	if err := tr.Begin(plan.SnapshotID); err != nil {
+		return fmt.Errorf("snapshot %d of %s: %w", plan.SnapshotID, p.cfg.FullName(), err)
+	}
+	// Sharding is pushed down by the adapter too; filtering again here keeps
+	// the input's contract independent of the source.
+	kept := plan.Splits[:0:0]
+	for _, sp := range plan.Splits {
+		if p.cfg.ReadsBucket(sp.Bucket) {
+			kept = append(kept, sp)
+		}
+	}
+	plan.Splits = kept
+	p.cur.setPlan(plan)
+	p.planStart, p.lastProgress = time.Now(), time.Time{}
+	p.planFiles, p.planFilesDone, p.planRows = 0, 0, 0
+	for _, sp := range kept {
+		p.planFiles += sp.FileCount
+	}
+	return nil
+}
+
+// logProgress logs how far the current plan is, at most every
+// progressEvery and only once the plan has run that long: short plans stay
+// quiet, a long one (the first full read of a big table) reports files
+// done/total and rows so far.
+func (p *paimonInput) logProgress() {
+	now := time.Now()
+	if now.Sub(p.planStart) < p.progressEvery || now.Sub(p.lastProgress) < p.progressEvery {
+		return
+	}
+	p.lastProgress = now
+	p.log.Infof("paimon input: reading snapshot %d of %s: %d/%d files, %d rows so far, %s elapsed", p.cur.plan.SnapshotID, p.cfg.FullName(), p.planFilesDone, p.planFiles, p.planRows, now.Sub(p.planStart).Round(time.Second))
+}
+
+// syncReadCounts moves the source's read counters into the metrics.
+func (p *paimonInput) syncReadCounts(src Source) {
+	rc, ok := src.(readCounter)
+	if !ok {
+		return
+	}
+	files, bytes := rc.ReadCounts()
+	if d := files - p.seenFiles; d > 0 {
+		p.m.files.Incr(d)
+	}
+	if d := bytes - p.seenBytes; d > 0 {
+		p.m.bytes.Incr(d)
+	}
+	p.seenFiles, p.seenBytes = files, bytes
 }

@@ -1,0 +1,69 @@
+package input
+
+import (
+	"context"
+	"time"
+)
+
+// Commits: acknowledged progress reaches the consumer file from a committer
+// goroutine every commit_period (and, while idle, every heartbeat_interval),
+// and once more when the input closes (finalCommit).
+
+// finalCommitTimeout bounds the commit in Close: the engine calls Close with
+// a context that has no deadline.
+const finalCommitTimeout = 10 * time.Second
+
+func (p *paimonInput) commitLoop() {
+	defer p.committer.Done()
+	tick := p.cfg.CommitPeriod
+	if p.cfg.HeartbeatInterval > 0 && p.cfg.HeartbeatInterval < tick {
+		tick = p.cfg.HeartbeatInterval
+	}
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stopCtx.Done():
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(p.stopCtx, max(p.cfg.CommitPeriod, finalCommitTimeout))
+			p.commit(ctx, false)
+			cancel()
+		}
+	}
+}
+
+// commit writes the tracker's committable position when it moved, or when
+// the heartbeat is due (forced on close). Failures are logged and retried on
+// the next tick: a lagging consumer file only means re-delivery after a
+// restart, never loss.
+func (p *paimonInput) commit(ctx context.Context, final bool) {
+	p.commitMu.Lock()
+	defer p.commitMu.Unlock()
+	tr, src := p.currentTracker(), p.source()
+	if tr == nil || src == nil {
+		return
+	}
+	next := tr.Committable()
+	heartbeat := p.cfg.HeartbeatInterval > 0 && p.committed > 0 && time.Since(p.lastWrite) >= p.cfg.HeartbeatInterval
+	if next < p.committed || (next == p.committed && (final || !heartbeat)) {
+		return
+	}
+	if err := src.Commit(ctx, next); err != nil {
+		p.log.Errorf("paimon input: commit consumer %s of %s at nextSnapshot %d: %v", p.cfg.ConsumerID, p.cfg.FullName(), next, err)
+		return
+	}
+	p.committed, p.lastWrite = next, time.Now()
+	p.m.committed.Set(next)
+}
+
+// finalCommit writes the position once more on Close, bounded by
+// finalCommitTimeout.
+func (p *paimonInput) finalCommit(ctx context.Context) {
+	if p.cfg.ConsumerID == "" {
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, finalCommitTimeout)
+	p.commit(cctx, true)
+	cancel()
+}
