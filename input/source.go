@@ -58,6 +58,7 @@ type Split struct {
 	Handle any
 }
 
-// Opener opens the source described by cfg. Errors must name the table and
-// warehouse, since they are what an operator sees when Connect keeps failing.
+// Opener opens the source described by cfg. Its errors are what an operator
+// sees when Connect keeps failing: Connect adds the table and warehouse to an
+// error that does not already name them (the library's errors do).
 type Opener func(ctx context.Context, cfg Config) (Source, error)
