@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -24,34 +23,17 @@ import (
 // while a Go streaming scan follows it. One Python process serves a whole
 // test (importing pypaimon costs more than a commit).
 type writer struct {
-	t   *testing.T
-	wh  string
-	in  io.WriteCloser
-	out *bufio.Reader
+	t    *testing.T
+	wh   string
+	proc *testenv.Process
+	out  *bufio.Reader
 }
 
 func newWriter(t *testing.T, bucket string, partitioned bool) *writer {
 	w := &writer{t: t, wh: t.TempDir()}
-	py := testenv.Python(t)
 	script := filepath.Join(testenv.RepoRoot(t), "paimon", "testdata", "pywriter.py")
-	cmd := exec.Command(py, script, w.wh, "serve")
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	w.in, w.out = in, bufio.NewReader(out)
-	t.Cleanup(func() {
-		in.Close()
-		cmd.Wait()
-	})
+	w.proc = testenv.StartPython(t, context.Background(), script, w.wh, "serve")
+	w.out = bufio.NewReader(w.proc.Stdout)
 	args := []string{"create", "db.t", bucket}
 	if partitioned {
 		args = append(args, "partitioned")
@@ -62,15 +44,15 @@ func newWriter(t *testing.T, bucket string, partitioned bool) *writer {
 
 func (w *writer) run(args ...string) {
 	w.t.Helper()
-	if _, err := fmt.Fprintln(w.in, strings.Join(args, " ")); err != nil {
-		w.t.Fatalf("pywriter %v: %v", args, err)
+	if _, err := fmt.Fprintln(w.proc.Stdin, strings.Join(args, " ")); err != nil {
+		w.t.Fatalf("pywriter %v: %v\n%s", args, err, w.proc.Stderr())
 	}
 	reply, err := w.out.ReadString('\n')
 	if err != nil {
-		w.t.Fatalf("pywriter %v: %v", args, err)
+		w.t.Fatalf("pywriter %v: %v\n%s", args, err, w.proc.Stderr())
 	}
 	if reply = strings.TrimSpace(reply); reply != "ok" {
-		w.t.Fatalf("pywriter %v: %s", args, reply)
+		w.t.Fatalf("pywriter %v: %s\n%s", args, reply, w.proc.Stderr())
 	}
 }
 

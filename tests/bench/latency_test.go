@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,28 +15,6 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
-
-// pythonPath finds the pypaimon venv: $PAIMON_PYTHON, the CI venv
-// resources/.venv, then the dev workplace's /work/venv (the convention of the
-// other live pypaimon tests).
-func pythonPath(tb testing.TB) string {
-	tb.Helper()
-	cands := []string{os.Getenv("PAIMON_PYTHON"), "../../resources/.venv/bin/python", "/work/venv/bin/python"}
-	for _, c := range cands {
-		if c == "" {
-			continue
-		}
-		if _, err := os.Stat(c); err == nil {
-			abs, err := filepath.Abs(c)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			return abs
-		}
-	}
-	tb.Skip("no pypaimon venv: set PAIMON_PYTHON or create resources/.venv with pypaimon 2.1.0")
-	return ""
-}
 
 // latencyRun is one measurement: poll interval, number of commits and the
 // range of the random gap between commits (wider than the poll so that each
@@ -61,7 +38,6 @@ func TestCommitToPlanLatency(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes about two minutes")
 	}
-	py := pythonPath(t)
 	script, err := filepath.Abs("../../resources/bench/commit_loop.py")
 	if err != nil {
 		t.Fatal(err)
@@ -75,15 +51,13 @@ func TestCommitToPlanLatency(t *testing.T) {
 		{poll: time.Second, commits: 30, minGap: 1200 * time.Millisecond, maxGap: 2800 * time.Millisecond},
 	}
 	for _, r := range runs {
-		t.Run(r.poll.String(), func(t *testing.T) { measureLatency(t, py, script, wh, r) })
+		t.Run(r.poll.String(), func(t *testing.T) { measureLatency(t, script, wh, r) })
 	}
 }
 
-func measureLatency(t *testing.T, py, script, wh string, r latencyRun) {
+func measureLatency(t *testing.T, script, wh string, r latencyRun) {
 	const table = "bench.latency"
-	if out, err := exec.Command(py, script, "--warehouse", wh, "--table", table, "--create").CombinedOutput(); err != nil {
-		t.Fatalf("create %s: %v\n%s", table, err, out)
-	}
+	testenv.RunPython(t, script, "--warehouse", wh, "--table", table, "--create")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cat, err := paimon.OpenCatalog(ctx, wh)
@@ -98,24 +72,15 @@ func measureLatency(t *testing.T, py, script, wh string, r latencyRun) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.CommandContext(ctx, py, script, "--warehouse", wh, "--table", table,
+	writer := testenv.StartPython(t, ctx, script, "--warehouse", wh, "--table", table,
 		"--commits", fmt.Sprint(r.commits), "--min-gap", fmt.Sprint(r.minGap.Seconds()),
 		"--max-gap", fmt.Sprint(r.maxGap.Seconds()))
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
 	// The writer's own report of each commit is drained (and counted) so the
 	// pipe never blocks it.
 	committed := make(chan int, 1)
 	go func() {
 		n := 0
-		sc := bufio.NewScanner(stdout)
+		sc := bufio.NewScanner(writer.Stdout)
 		for sc.Scan() {
 			if strings.HasPrefix(sc.Text(), "committed ") {
 				n++
@@ -128,7 +93,7 @@ func measureLatency(t *testing.T, py, script, wh string, r latencyRun) {
 	for i := 0; i < r.commits; i++ {
 		p, err := s.Next(ctx)
 		if err != nil {
-			t.Fatalf("plan %d of %d: %v (writer stderr: %s)", i+1, r.commits, err, stderr.String())
+			t.Fatalf("plan %d of %d: %v (writer stderr: %s)", i+1, r.commits, err, writer.Stderr())
 		}
 		arrived := time.Now()
 		if want := int64(i + 2); p.SnapshotID != want {
@@ -144,8 +109,8 @@ func measureLatency(t *testing.T, py, script, wh string, r latencyRun) {
 		fromMtime = append(fromMtime, arrived.Sub(st.ModTime))
 		fromStamp = append(fromStamp, arrived.Sub(p.CommitTime))
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("commit loop: %v\n%s", err, stderr.String())
+	if err := writer.Wait(); err != nil {
+		t.Fatalf("commit loop: %v\n%s", err, writer.Stderr())
 	}
 	if n := <-committed; n != r.commits {
 		t.Fatalf("writer reported %d commits, want %d", n, r.commits)

@@ -4,13 +4,11 @@ package interop
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -176,35 +174,17 @@ func expireSnapshots(t *testing.T, tableDir string, from, to int64) {
 // here). The shards must split every snapshot without overlap, including the first plan
 // (pypaimon ignores the bucket filter there; see TestStreamDiffBucketFilterFirstPlan).
 func TestStreamFollowsPypaimonScript(t *testing.T) {
-	py := testenv.Python(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	wh := t.TempDir()
 	script := filepath.Join(testenv.RepoRoot(t), "resources", "pygen", "gen_stream.py")
-	cmd := exec.CommandContext(ctx, py, script, "script", wh)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		stdin.Close()
-		_ = cmd.Wait()
-	}()
-	sc := bufio.NewScanner(stdout)
+	gen := testenv.StartPython(t, ctx, script, "script", wh)
+	sc := bufio.NewScanner(gen.Stdout)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	read := func() streamEvent {
 		t.Helper()
 		if !sc.Scan() {
-			t.Fatalf("gen_stream.py ended early: %v\n%s", sc.Err(), stderr.String())
+			t.Fatalf("gen_stream.py ended early: %v\n%s", sc.Err(), gen.Stderr())
 		}
 		var ev streamEvent
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
@@ -214,8 +194,8 @@ func TestStreamFollowsPypaimonScript(t *testing.T) {
 	}
 	goAhead := func() {
 		t.Helper()
-		if _, err := io.WriteString(stdin, "go\n"); err != nil {
-			t.Fatalf("go-ahead: %v\n%s", err, stderr.String())
+		if _, err := io.WriteString(gen.Stdin, "go\n"); err != nil {
+			t.Fatalf("go-ahead: %v\n%s", err, gen.Stderr())
 		}
 	}
 	if ev := read(); ev.Event != "created" {
@@ -359,9 +339,9 @@ func TestStreamFollowsPypaimonScript(t *testing.T) {
 	}
 
 	// pypaimon's ConsumerManager sees the position the Go scan committed.
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("gen_stream.py: %v\n%s", err, stderr.String())
+	gen.Stdin.Close()
+	if err := gen.Wait(); err != nil {
+		t.Fatalf("gen_stream.py: %v\n%s", err, gen.Stderr())
 	}
 	out := testenv.RunPython(t, script, "consumer", wh, "db.stream", "interop")
 	var c struct {

@@ -2,12 +2,10 @@ package objectstore_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -30,11 +28,9 @@ const streamWarehouse = "s3://" + bucket + "/stream"
 // through a fault front: its commits must land), driven one command per
 // line by testdata/s3writer.py.
 type pyWriter struct {
-	t      testing.TB
-	cmd    *exec.Cmd
-	in     io.WriteCloser
-	out    *bufio.Scanner
-	stderr *bytes.Buffer
+	t    testing.TB
+	proc *testenv.Process
+	out  *bufio.Scanner
 }
 
 func startWriter(t testing.TB, s *server) *pyWriter {
@@ -42,49 +38,24 @@ func startWriter(t testing.TB, s *server) *pyWriter {
 	if s.direct == "" {
 		t.Fatal("pypaimon needs a real S3 server")
 	}
-	py := testenv.Python(t)
 	script := filepath.Join(testenv.RepoRoot(t), "tests", "objectstore", "testdata", "s3writer.py")
-	cmd := exec.Command(py, script, s.direct, accessKey, secretKey, streamWarehouse)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &pyWriter{t: t, cmd: cmd, in: in, out: bufio.NewScanner(out), stderr: &bytes.Buffer{}}
-	cmd.Stderr = w.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", script, err)
-	}
-	t.Cleanup(func() {
-		in.Close()
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-	})
-	return w
+	p := testenv.StartPython(t, context.Background(), script, s.direct, accessKey, secretKey, streamWarehouse)
+	return &pyWriter{t: t, proc: p, out: bufio.NewScanner(p.Stdout)}
 }
 
 // do sends one command and returns the answer after "ok ".
 func (w *pyWriter) do(args ...string) string {
 	w.t.Helper()
-	if _, err := fmt.Fprintln(w.in, strings.Join(args, " ")); err != nil {
-		w.t.Fatalf("pypaimon %v: %v\n%s", args, err, w.stderr)
+	if _, err := fmt.Fprintln(w.proc.Stdin, strings.Join(args, " ")); err != nil {
+		w.t.Fatalf("pypaimon %v: %v\n%s", args, err, w.proc.Stderr())
 	}
 	if !w.out.Scan() {
-		w.t.Fatalf("pypaimon %v: no answer (%v)\n%s", args, w.out.Err(), w.stderr)
+		w.t.Fatalf("pypaimon %v: no answer (%v)\n%s", args, w.out.Err(), w.proc.Stderr())
 	}
 	line := w.out.Text()
 	ans, ok := strings.CutPrefix(line, "ok ")
 	if !ok {
-		w.t.Fatalf("pypaimon %v: %s\n%s", args, line, w.stderr)
+		w.t.Fatalf("pypaimon %v: %s\n%s", args, line, w.proc.Stderr())
 	}
 	return ans
 }
