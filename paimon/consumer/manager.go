@@ -221,6 +221,37 @@ func (m *Manager) Reset(ctx context.Context, id string, c Consumer) error {
 	return nil
 }
 
+// RemoveStaleTemp deletes the temp files an interrupted write of consumer
+// id left in the consumer directory, and returns their paths. Only files of
+// this reader's own pattern (fileio.IsLocalTempFor) last modified before
+// olderThan are removed: a Java or pypaimon writer's temp file, or one of a
+// write still running, is left alone. Object stores write atomically and
+// leave none.
+func (m *Manager) RemoveStaleTemp(ctx context.Context, id string, olderThan time.Time) ([]string, error) {
+	if _, err := m.checkedPath(id); err != nil {
+		return nil, err
+	}
+	infos, err := m.fio.List(ctx, m.dir)
+	if err != nil {
+		if fileio.IsNotExist(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("list consumers in %s: %w", m.dir, err)
+	}
+	base := Prefix + id
+	var removed []string
+	for _, fi := range infos {
+		if fi.IsDir || !fileio.IsLocalTempFor(fi.Name, base) || !fi.ModTime.Before(olderThan) {
+			continue
+		}
+		if err := m.fio.Delete(ctx, fi.Path); err != nil && !fileio.IsNotExist(err) {
+			return removed, fmt.Errorf("remove stale temp file %s: %w", fi.Path, err)
+		}
+		removed = append(removed, fi.Path)
+	}
+	return removed, nil
+}
+
 // Delete removes consumer id; a missing consumer is not an error.
 func (m *Manager) Delete(ctx context.Context, id string) error {
 	path, err := m.checkedPath(id)

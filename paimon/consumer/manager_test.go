@@ -390,3 +390,51 @@ func TestHostileIDs(t *testing.T) {
 		t.Fatalf("files appeared outside the table: %v", ents)
 	}
 }
+
+// A crash between creating and renaming a consumer's temp file leaves it
+// behind; RemoveStaleTemp deletes exactly those of ours that are old
+// enough, never another writer's, another consumer's or a fresh one.
+func TestRemoveStaleTemp(t *testing.T) {
+	ctx := context.Background()
+	m, root := newTestManager(t)
+	if err := m.Reset(ctx, "c1", Consumer{NextSnapshot: 3}); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "consumer")
+	old := time.Now().Add(-time.Hour)
+	files := map[string]bool{ // name → must be removed
+		".consumer-c1.0123456789abcdef.tmp":                     true,
+		".consumer-c1.fedcba9876543210.tmp":                     false, // fresh: a write may be running
+		".consumer-c2.0123456789abcdef.tmp":                     false, // another consumer
+		".consumer-c1.1b4e28ba-2fa1-11d2-883f-0016d3cca427.tmp": false, // Java's pattern
+		".consumer-c1.0123456789ABCDEF.tmp":                     false,
+		"consumer-c1.0123456789abcdef.tmp":                      false,
+	}
+	for name, stale := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("{"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if stale || name != ".consumer-c1.fedcba9876543210.tmp" {
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	removed, err := m.RemoveStaleTemp(ctx, "c1", time.Now().Add(-time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(removed) != 1 || filepath.Base(removed[0]) != ".consumer-c1.0123456789abcdef.tmp" {
+		t.Fatalf("removed %v", removed)
+	}
+	for name, stale := range files {
+		_, err := os.Stat(filepath.Join(dir, name))
+		if gone := os.IsNotExist(err); gone != stale {
+			t.Errorf("%s: gone=%v, want %v", name, gone, stale)
+		}
+	}
+	if c, ok, err := m.Consumer(ctx, "c1"); err != nil || !ok || c.NextSnapshot != 3 {
+		t.Fatalf("the consumer itself: %+v %v %v", c, ok, err)
+	}
+}

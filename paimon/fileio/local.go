@@ -113,6 +113,31 @@ func (l *Local) List(_ context.Context, dir string) ([]FileInfo, error) {
 	return out, nil
 }
 
+// localTempRandBytes is the randomness in Local's temp file names.
+const localTempRandBytes = 8
+
+// IsLocalTempFor reports whether name is a temp file Local.WriteFileAtomic
+// creates for a target named base (".<base>.<16 hex digits>.tmp"): what a
+// write interrupted by a crash leaves behind. Java's and pypaimon's temp
+// files (a UUID with dashes) never match, so a cleanup by this test only
+// touches ours.
+func IsLocalTempFor(name, base string) bool {
+	rest, ok := strings.CutPrefix(name, "."+base+".")
+	if !ok {
+		return false
+	}
+	h, ok := strings.CutSuffix(rest, ".tmp")
+	if !ok || len(h) != 2*localTempRandBytes {
+		return false
+	}
+	for _, c := range h {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // WriteFileAtomic implements FileIO with a hidden temp file in the target
 // directory (the `.<name>.<uuid>.tmp` pattern Paimon's listers ignore) and a
 // rename, or a hard link when overwrite is false so an existing target is
@@ -123,7 +148,7 @@ func (l *Local) WriteFileAtomic(_ context.Context, path string, data []byte, ove
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	var rnd [8]byte
+	var rnd [localTempRandBytes]byte
 	_, _ = rand.Read(rnd[:])
 	tmp := filepath.Join(dir, "."+filepath.Base(target)+"."+hex.EncodeToString(rnd[:])+".tmp")
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
