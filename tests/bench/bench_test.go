@@ -23,6 +23,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
 
 // Shapes of the generated tables; they must match the constants of
@@ -67,18 +68,11 @@ func readAll(ctx context.Context, tb testing.TB, rb *paimon.ReadBuilder) (rows i
 	rd := rb.NewRead()
 	for _, sp := range plan.Splits {
 		files += len(sp.Files())
-		rr, err := rd.Read(ctx, sp)
+		n, err := interop.CountRows(ctx, rd, sp)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		for rr.Next() {
-			rows += rr.RecordBatch().NumRows()
-		}
-		err = rr.Err()
-		rr.Release()
-		if err != nil {
-			tb.Fatal(err)
-		}
+		rows += n
 	}
 	return rows, files
 }
@@ -246,18 +240,11 @@ func BenchmarkStreamCatchUp(b *testing.B) {
 					if !read {
 						continue
 					}
-					rr, err := rd.Read(ctx, sp)
+					n, err := interop.CountRows(ctx, rd, sp)
 					if err != nil {
 						b.Fatal(err)
 					}
-					for rr.Next() {
-						rows += rr.RecordBatch().NumRows()
-					}
-					err = rr.Err()
-					rr.Release()
-					if err != nil {
-						b.Fatal(err)
-					}
+					rows += n
 				}
 			}
 			if plans != manyCommits || files != manyFiles || (read && rows != manyFiles) {

@@ -62,3 +62,21 @@ func ReadSplits(ctx context.Context, rd *paimon.Read, splits []*paimon.Split) ([
 	sortLines(lines)
 	return lines, nil
 }
+
+// CountRows reads one split with rd and returns its row count (benchmarks and request-count
+// tests, which need the whole read but not the rows).
+func CountRows(ctx context.Context, rd *paimon.Read, sp *paimon.Split) (int64, error) {
+	rr, err := rd.Read(ctx, sp)
+	if err != nil {
+		return 0, fmt.Errorf("read split (bucket %d, files %v): %w", sp.Bucket(), sp.Files(), err)
+	}
+	defer rr.Release()
+	var n int64
+	for rr.Next() {
+		n += rr.RecordBatch().NumRows()
+	}
+	if err := rr.Err(); err != nil {
+		return 0, fmt.Errorf("split (bucket %d, files %v): %w", sp.Bucket(), sp.Files(), err)
+	}
+	return n, nil
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/fileiotest"
+	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
 
 // pollMarks wraps a FileIO and, each time the scan reads the snapshot it
@@ -208,18 +209,11 @@ func readDataFiles(t testing.TB, tbl *paimon.Table, m *meter, counter *requestCo
 	rd := rb.NewRead()
 	for _, sp := range plan.Splits {
 		r.files += int64(len(sp.Files()))
-		rr, err := rd.Read(ctx, sp)
+		n, err := interop.CountRows(ctx, rd, sp)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for rr.Next() {
-			r.rows += rr.RecordBatch().NumRows()
-		}
-		err = rr.Err()
-		rr.Release()
-		if err != nil {
-			t.Fatalf("read %v: %v", sp.Files(), err)
-		}
+		r.rows += n
 	}
 	var bm map[string]int
 	r.requests, r.bytes, bm = m.stats()

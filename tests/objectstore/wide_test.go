@@ -11,6 +11,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/fileiotest"
+	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
 
 // wideRows is the row count of bench.wide, the 1M-row table of
@@ -120,18 +121,11 @@ func BenchmarkWideTableRead(b *testing.B) {
 					rows := int64(0)
 					rd := rb.NewRead()
 					for _, sp := range plan.Splits {
-						rr, err := rd.Read(ctx, sp)
+						n, err := interop.CountRows(ctx, rd, sp)
 						if err != nil {
 							b.Fatal(err)
 						}
-						for rr.Next() {
-							rows += rr.RecordBatch().NumRows()
-						}
-						err = rr.Err()
-						rr.Release()
-						if err != nil {
-							b.Fatal(err)
-						}
+						rows += n
 					}
 					if rows != wideRows {
 						b.Fatalf("read %d rows, want %d", rows, wideRows)
