@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
@@ -122,13 +121,7 @@ func runPKCases(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatalf("open catalog %s: %v", dir, err)
 	}
-	expect := func(t *testing.T, c pkCase) []string {
-		want := testenv.ReadSortedLines(t, filepath.Join(dir, filepath.FromSlash(c.Expected)))
-		if len(want) != c.Rows {
-			t.Fatalf("%s holds %d rows, cases file says %d", c.Expected, len(want), c.Rows)
-		}
-		return want
-	}
+	expect := func(t *testing.T, c pkCase) []string { return Expected(t, dir, c.Expected, c.Rows) }
 	// verdict fails t with problem, except for a reported reader bug (pkKnownBug): that is
 	// skipped with the actual failure shown, and flagged as an error once it passes, so the
 	// entry cannot outlive the fix.

@@ -26,10 +26,7 @@ func RunCases(t *testing.T, ctx context.Context, cat *paimon.Catalog, dir string
 			name += "@" + c.Branch
 		}
 		t.Run(name+"/"+c.Case, func(t *testing.T) {
-			want := testenv.ReadSortedLines(t, filepath.Join(dir, filepath.FromSlash(c.Expected)))
-			if len(want) != c.Rows {
-				t.Fatalf("%s holds %d rows, cases file says %d", c.Expected, len(want), c.Rows)
-			}
+			want := Expected(t, dir, c.Expected, c.Rows)
 			got, err := ReadCase(ctx, cat, c)
 			if err != nil {
 				t.Fatalf("read %s%s: %v", describe(c), where, err)
@@ -39,6 +36,18 @@ func RunCases(t *testing.T, ctx context.Context, cat *paimon.Catalog, dir string
 			}
 		})
 	}
+}
+
+// Expected returns the sorted lines of the expected file rel (slash-separated, under dir),
+// failing t unless it holds the rows lines its cases file promises: a truncated or
+// regenerated-but-not-recounted file must not pass as a smaller oracle.
+func Expected(t *testing.T, dir, rel string, rows int) []string {
+	t.Helper()
+	want := testenv.ReadSortedLines(t, filepath.Join(dir, filepath.FromSlash(rel)))
+	if len(want) != rows {
+		t.Fatalf("%s holds %d rows, cases file says %d", rel, len(want), rows)
+	}
+	return want
 }
 
 // describe names a case's read in failure messages.
