@@ -175,7 +175,7 @@ func (p *paimonInput) Connect(ctx context.Context) error {
 	}
 	src, err := p.open(ctx, p.cfg)
 	if err != nil {
-		return p.about("open paimon table", "", true, err)
+		return p.about("connect", "to ", true, err)
 	}
 	if p.cfg.UpsertMode != UpsertOff && len(src.PrimaryKeys()) == 0 {
 		_ = src.Close()
@@ -196,13 +196,17 @@ func (p *paimonInput) Connect(ctx context.Context) error {
 // warehouse: each layer names the table once.
 func (p *paimonInput) about(what, of string, withWarehouse bool, err error) error {
 	msg := err.Error()
+	var where []string
 	if !strings.Contains(msg, p.cfg.FullName()) {
-		what += " " + of + p.cfg.FullName()
+		where = append(where, of+p.cfg.FullName())
 	}
 	if withWarehouse && !strings.Contains(msg, p.cfg.Warehouse) {
-		what += " in " + p.cfg.Warehouse
+		where = append(where, "in "+p.cfg.Warehouse)
 	}
-	return fmt.Errorf("%s: %w", what, err)
+	if len(where) == 0 {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return fmt.Errorf("%s %s: %w", what, strings.Join(where, " "), err)
 }
 
 func (p *paimonInput) source() Source {

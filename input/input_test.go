@@ -439,3 +439,20 @@ func TestConnectErrorNamesTable(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// Each layer names the table once: an opener error that already names the
+// table and warehouse (the library's do) is not wrapped with them again.
+func TestConnectErrorNamesTableOnce(t *testing.T) {
+	pc, _ := Spec().ParseYAML("warehouse: /nowhere\ntable: db.missing\n", service.NewEnvironment())
+	cfg, err := parseConfig(pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := newInput(cfg, func(context.Context, Config) (Source, error) {
+		return nil, errors.New("warehouse /nowhere: open table db.missing: no schema files")
+	}, service.MockResources())
+	err = in.Connect(context.Background())
+	if err == nil || strings.Count(err.Error(), "db.missing") != 1 || strings.Count(err.Error(), "/nowhere") != 1 {
+		t.Fatalf("got %v, want the table and warehouse named once", err)
+	}
+}
