@@ -140,19 +140,7 @@ func ParseFilter(text string, fields []types.DataField) (*predicate.Predicate, e
 // pathFactory builds the data path factory for a read schema. Data files are
 // shared by branches and always live under the table root.
 func (t *Table) pathFactory(s *schema.TableSchema) *scan.PathFactory {
-	pf := s.PartitionFields()
-	ptypes := make([]types.DataType, len(pf))
-	for i, f := range pf {
-		ptypes[i] = f.Type
-	}
-	return &scan.PathFactory{
-		Root:           t.root,
-		DataDir:        s.DataFilePathDirectory(),
-		PartitionKeys:  s.PartitionKeys,
-		PartitionTypes: ptypes,
-		DefaultName:    s.PartitionDefaultName(),
-		Legacy:         s.PartitionLegacyName(),
-	}
+	return scan.NewPathFactory(t.root, s)
 }
 
 func isNotExist(err error) bool { return fileio.IsNotExist(err) }

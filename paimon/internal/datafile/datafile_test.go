@@ -48,17 +48,12 @@ func openTable(t *testing.T, name string) *table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var partTypes []types.DataType
-	for _, f := range s.PartitionFields() {
-		partTypes = append(partTypes, f.Type)
-	}
 	snap, ok, err := snapshot.NewManager(fio, root, "main").Latest(ctx)
 	if err != nil || !ok {
 		t.Fatalf("latest snapshot of %s: %v (found %v)", name, err, ok)
 	}
 	p := &scan.Planner{FIO: fio, TableRoot: root, Schema: s, Schemas: sm,
-		Paths: &scan.PathFactory{Root: root, PartitionKeys: s.PartitionKeys, PartitionTypes: partTypes,
-			DefaultName: s.PartitionDefaultName(), Legacy: s.PartitionLegacyName()}}
+		Paths: scan.NewPathFactory(root, s)}
 	pl, err := p.PlanSnapshot(ctx, snap, scan.Full)
 	if err != nil {
 		t.Fatal(err)

@@ -51,14 +51,9 @@ func openFixture(t *testing.T, table string) *fixture {
 	if err != nil {
 		t.Fatalf("schema of %s: %v", table, err)
 	}
-	var partTypes []types.DataType
-	for _, f := range s.PartitionFields() {
-		partTypes = append(partTypes, f.Type)
-	}
 	p := &scan.Planner{
 		FIO: fio, TableRoot: root, Schema: s, Schemas: sm,
-		Paths: &scan.PathFactory{Root: root, PartitionKeys: s.PartitionKeys, PartitionTypes: partTypes,
-			DefaultName: s.PartitionDefaultName(), Legacy: s.PartitionLegacyName()},
+		Paths: scan.NewPathFactory(root, s),
 	}
 	return &fixture{root: root, fio: fio, schemas: sm, schema: s, snaps: snapshot.NewManager(fio, root, "main"), planner: p}
 }

@@ -66,14 +66,9 @@ func open(t *testing.T, name string, id int64) *table {
 	if tb.schema, err = tb.schemas.Schema(ctx, snap.SchemaID); err != nil {
 		t.Fatal(err)
 	}
-	var partTypes []types.DataType
-	for _, f := range tb.schema.PartitionFields() {
-		partTypes = append(partTypes, f.Type)
-	}
 	p := &scan.Planner{
 		FIO: fio, TableRoot: root, Schema: tb.schema, Schemas: tb.schemas,
-		Paths: &scan.PathFactory{Root: root, DataDir: tb.schema.DataFilePathDirectory(), PartitionKeys: tb.schema.PartitionKeys, PartitionTypes: partTypes,
-			DefaultName: tb.schema.PartitionDefaultName(), Legacy: tb.schema.PartitionLegacyName()},
+		Paths: scan.NewPathFactory(root, tb.schema),
 	}
 	pl, err := p.PlanSnapshot(ctx, snap, scan.Full)
 	if err != nil {

@@ -38,13 +38,8 @@ func planner(t *testing.T, root string) (*scan.Planner, *snapshot.Manager) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var partTypes []types.DataType
-	for _, f := range s.PartitionFields() {
-		partTypes = append(partTypes, f.Type)
-	}
 	return &scan.Planner{FIO: fio, TableRoot: root, Schema: s, Schemas: sm,
-		Paths: &scan.PathFactory{Root: root, PartitionKeys: s.PartitionKeys, PartitionTypes: partTypes,
-			DefaultName: s.PartitionDefaultName(), Legacy: s.PartitionLegacyName()}}, snapshot.NewManager(fio, root, "main")
+		Paths: scan.NewPathFactory(root, s)}, snapshot.NewManager(fio, root, "main")
 }
 
 func latest(t *testing.T, sm *snapshot.Manager) *snapshot.Snapshot {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -26,6 +27,24 @@ type PathFactory struct {
 	DefaultName string
 	// Legacy is partition.legacy-name (default true).
 	Legacy bool
+}
+
+// NewPathFactory is the path factory of a table at root read in schema s:
+// its partition columns and the options that shape data paths.
+func NewPathFactory(root string, s *schema.TableSchema) *PathFactory {
+	pf := s.PartitionFields()
+	ptypes := make([]types.DataType, len(pf))
+	for i, f := range pf {
+		ptypes[i] = f.Type
+	}
+	return &PathFactory{
+		Root:           root,
+		DataDir:        s.DataFilePathDirectory(),
+		PartitionKeys:  s.PartitionKeys,
+		PartitionTypes: ptypes,
+		DefaultName:    s.PartitionDefaultName(),
+		Legacy:         s.PartitionLegacyName(),
+	}
 }
 
 // BucketDir returns the directory of one (partition, bucket).

@@ -21,7 +21,6 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
-	"github.com/connect-paimon/connect-paimon/paimon/types"
 	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
 
@@ -57,15 +56,10 @@ func openTable(t *testing.T, dir, name string) *table {
 
 // planner is set up the way the public Table sets it up, without filter or level rules.
 func (tb *table) planner() *scan.Planner {
-	var partTypes []types.DataType
-	for _, f := range tb.schema.PartitionFields() {
-		partTypes = append(partTypes, f.Type)
-	}
 	return &scan.Planner{
 		FIO: tb.fio, TableRoot: tb.root, Schema: tb.schema, Schemas: tb.schemas,
 		PrimaryKey: len(tb.schema.PrimaryKeys) > 0,
-		Paths: &scan.PathFactory{Root: tb.root, DataDir: tb.schema.DataFilePathDirectory(), PartitionKeys: tb.schema.PartitionKeys, PartitionTypes: partTypes,
-			DefaultName: tb.schema.PartitionDefaultName(), Legacy: tb.schema.PartitionLegacyName()},
+		Paths:      scan.NewPathFactory(tb.root, tb.schema),
 	}
 }
 
