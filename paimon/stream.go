@@ -316,11 +316,8 @@ func (b *StreamReadBuilder) NewStreamingScan(ctx context.Context) (*StreamingSca
 	if b.poll <= 0 {
 		return nil, fmt.Errorf("table %s: poll interval must be positive", t.name)
 	}
-	if (b.mode == StartFromSnapshot || b.mode == StartFromSnapshotFull) && b.startSnapshot <= 0 {
-		return nil, fmt.Errorf("table %s: scan mode %s needs a start snapshot id", t.name, b.mode)
-	}
-	if b.mode == StartFromTimestamp && b.startTime.IsZero() {
-		return nil, fmt.Errorf("table %s: scan mode from-timestamp needs a start time", t.name)
+	if err := checkStart(b.mode, b.startSnapshot, b.startTime); err != nil {
+		return nil, fmt.Errorf("table %s: %w", t.name, err)
 	}
 	if _, err := projectFields(t.schema, b.opts.Projection); err != nil {
 		return nil, fmt.Errorf("table %s: %w", t.name, err)

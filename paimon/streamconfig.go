@@ -118,25 +118,15 @@ func fieldErr(field, format string, args ...any) error {
 // mode and position, end bound, shard, buckets, consumer id, policy. The
 // filter and columns need the schema and are checked by NewStreamingScan.
 func (c *StreamConfig) Validate() error {
-	switch c.StartMode {
-	case StartLatestFull, StartLatest, StartFromSnapshot, StartFromSnapshotFull, StartFromTimestamp, StartCompactedFull:
-	default:
-		return fieldErr("StartMode", "unknown start mode %d", int(c.StartMode))
-	}
 	needsSnap := c.StartMode == StartFromSnapshot || c.StartMode == StartFromSnapshotFull
 	switch {
 	case c.StartSnapshot != 0 && !needsSnap:
 		return fieldErr("StartSnapshot", "only used with scan mode from-snapshot or from-snapshot-full, not %s", c.StartMode)
-	case needsSnap && c.StartSnapshot == 0:
-		return fieldErr("StartSnapshot", "required by scan mode %s", c.StartMode)
-	case c.StartSnapshot < 0:
-		return fieldErr("StartSnapshot", "must be at least 1, got %d", c.StartSnapshot)
-	}
-	switch {
 	case !c.StartTime.IsZero() && c.StartMode != StartFromTimestamp:
 		return fieldErr("StartTime", "only used with scan mode from-timestamp, not %s", c.StartMode)
-	case c.StartTime.IsZero() && c.StartMode == StartFromTimestamp:
-		return fieldErr("StartTime", "required by scan mode from-timestamp")
+	}
+	if err := checkStart(c.StartMode, c.StartSnapshot, c.StartTime); err != nil {
+		return err
 	}
 	switch {
 	case c.EndSnapshot < 0:
@@ -182,6 +172,26 @@ func (c *StreamConfig) Validate() error {
 	}
 	if c.BatchSize < 0 {
 		return fieldErr("BatchSize", "must not be negative, got %d", c.BatchSize)
+	}
+	return nil
+}
+
+// checkStart is the start-position rule of every streaming scan, shared by
+// StreamConfig.Validate and StreamReadBuilder.NewStreamingScan: a known
+// mode, and the snapshot or time the mode needs.
+func checkStart(mode StartMode, snap int64, at time.Time) error {
+	switch mode {
+	case StartLatestFull, StartLatest, StartFromSnapshot, StartFromSnapshotFull, StartFromTimestamp, StartCompactedFull:
+	default:
+		return fieldErr("StartMode", "unknown start mode %d", int(mode))
+	}
+	switch {
+	case (mode == StartFromSnapshot || mode == StartFromSnapshotFull) && snap == 0:
+		return fieldErr("StartSnapshot", "required by scan mode %s", mode)
+	case snap < 0:
+		return fieldErr("StartSnapshot", "must be at least 1, got %d", snap)
+	case mode == StartFromTimestamp && at.IsZero():
+		return fieldErr("StartTime", "required by scan mode from-timestamp")
 	}
 	return nil
 }
