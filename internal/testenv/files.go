@@ -42,6 +42,17 @@ func ReadSortedLines(t testing.TB, path string) []string {
 	return out
 }
 
+// ReadFile returns the content of the file at path; a missing or unreadable
+// file fails the test.
+func ReadFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // WriteFile puts content at root/rel (rel in slash or OS form), creating the
 // directories on the way.
 func WriteFile(t testing.TB, root, rel, content string) {

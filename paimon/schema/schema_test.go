@@ -18,11 +18,7 @@ import (
 
 func readTestdata(t *testing.T, path string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return testenv.ReadFile(t, filepath.Join("testdata", path))
 }
 
 func mustParse(t *testing.T, path string) *TableSchema {

@@ -2,21 +2,18 @@ package snapshot
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 )
 
 func readTestdata(t *testing.T, path string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return testenv.ReadFile(t, filepath.Join("testdata", path))
 }
 
 func mustParse(t *testing.T, path string) *Snapshot {
