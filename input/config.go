@@ -139,9 +139,16 @@ var streamFields = map[string]string{
 	"BatchSize":     fieldBatchSize,
 }
 
-// namedField rewrites a paimon.FieldError to name the configuration field;
-// other errors pass through.
+// namedField rewrites paimon.FieldErrors (one, or joined by the library's
+// Validate) to name the configuration field; other errors pass through.
 func namedField(err error) error {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range joined.Unwrap() {
+			out = append(out, namedField(e))
+		}
+		return errors.Join(out...)
+	}
 	var fe *paimon.FieldError
 	if errors.As(err, &fe) {
 		if name, ok := streamFields[fe.Field]; ok {
@@ -159,46 +166,58 @@ func fieldError(name, format string, args ...any) error {
 // of the streaming read (start position, end bound, shard, buckets,
 // consumer id, expired policy) are the library's own
 // (paimon.StreamConfig.Validate, which applies consumer.ValidateID); the
-// rest are the input's. Errors name the configuration field.
+// rest are the input's. Every problem is reported (errors.Join), each naming
+// its configuration field.
 func (c Config) Validate() error {
+	var errs []error
+	add := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if strings.TrimSpace(c.Warehouse) == "" {
-		return fieldError(fieldWarehouse, "must not be empty")
+		add(fieldError(fieldWarehouse, "must not be empty"))
 	}
 	if c.Database == "" || c.Table == "" || strings.Contains(c.Table, ".") {
-		return fieldError(fieldTable, "%q is not database.table", c.FullName())
+		add(fieldError(fieldTable, "%q is not database.table", c.FullName()))
 	}
 	// Zero means zero in this configuration: a zero shard count or poll
 	// interval is an error here, where the library reads it as its default.
 	if c.ShardCount < 1 {
-		return fieldError(fieldShard+"."+fieldShardCount, "must be at least 1, got %d", c.ShardCount)
+		add(fieldError(fieldShard+"."+fieldShardCount, "must be at least 1, got %d", c.ShardCount))
 	}
 	if c.PollInterval <= 0 {
-		return fieldError(fieldPollInterval, "must be positive, got %s", c.PollInterval)
+		add(fieldError(fieldPollInterval, "must be positive, got %s", c.PollInterval))
 	}
 	if c.BatchSize < 1 {
-		return fieldError(fieldBatchSize, "must be at least 1, got %d", c.BatchSize)
+		add(fieldError(fieldBatchSize, "must be at least 1, got %d", c.BatchSize))
 	}
 	sc := c.StreamConfig()
 	if err := sc.Validate(); err != nil {
-		return namedField(err)
+		// One entry per problem, so lint lists each.
+		if joined, ok := namedField(err).(interface{ Unwrap() []error }); ok {
+			errs = append(errs, joined.Unwrap()...)
+		} else {
+			add(namedField(err))
+		}
 	}
 	if c.CommitPeriod <= 0 {
-		return fieldError(fieldCommitPeriod, "must be positive, got %s", c.CommitPeriod)
+		add(fieldError(fieldCommitPeriod, "must be positive, got %s", c.CommitPeriod))
 	}
 	if c.HeartbeatInterval < 0 {
-		return fieldError(fieldHeartbeatInterval, "must not be negative")
+		add(fieldError(fieldHeartbeatInterval, "must not be negative"))
 	}
 	switch c.UpsertMode {
 	case UpsertOff:
 	case UpsertDropUpdateBefore, UpsertDropUpdateBeforeAndDelete:
 		if !c.IncludeRowKind {
-			return fieldError(fieldUpsertMode, "%s needs include_row_kind: true", c.UpsertMode)
+			add(fieldError(fieldUpsertMode, "%s needs include_row_kind: true", c.UpsertMode))
 		}
 	default:
-		return fieldError(fieldUpsertMode, "unknown mode %q", c.UpsertMode)
+		add(fieldError(fieldUpsertMode, "unknown mode %q", c.UpsertMode))
 	}
 	if c.ThrottleInterval <= 0 {
-		return fieldError(fieldThrottle+"."+fieldThrottleInterval, "must be positive")
+		add(fieldError(fieldThrottle+"."+fieldThrottleInterval, "must be positive"))
 	}
 	for _, f := range []struct {
 		name string
@@ -209,13 +228,14 @@ func (c Config) Validate() error {
 		{fieldThrottleMaxSnapshots, c.ThrottleMaxSnapshots},
 	} {
 		if f.v < 0 {
-			return fieldError(fieldThrottle+"."+f.name, "must not be negative, got %d", f.v)
+			add(fieldError(fieldThrottle+"."+f.name, "must not be negative, got %d", f.v))
 		}
 	}
 	if c.CheckpointLimit < c.BatchSize {
-		return fieldError(fieldCheckpointLimit, "%d is smaller than batch_size %d: a batch could never be delivered", c.CheckpointLimit, c.BatchSize)
+		add(fieldError(fieldCheckpointLimit, "%d is smaller than batch_size %d: a batch could never be delivered", c.CheckpointLimit, c.BatchSize))
 	}
-	return validateStorage(c.Storage)
+	add(validateStorage(c.Storage))
+	return errors.Join(errs...)
 }
 
 // validateStorage checks the credential combinations of the storage field.

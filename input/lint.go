@@ -50,7 +50,12 @@ func LintYAML(conf []byte) ([]Lint, error) {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k, v := n.Content[i], n.Content[i+1]
 				if k.Value == "paimon" && isInputKey(parentKey) {
-					if err := validateNode(v, unresolved); err != nil {
+					err := validateNode(v, unresolved)
+					if joined, ok := err.(interface{ Unwrap() []error }); ok {
+						for _, e := range joined.Unwrap() {
+							lints = append(lints, Lint{Line: k.Line, What: e.Error()})
+						}
+					} else if err != nil {
 						lints = append(lints, Lint{Line: k.Line, What: err.Error()})
 					}
 					continue

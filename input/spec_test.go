@@ -134,6 +134,20 @@ func TestLintRules(t *testing.T) {
 	}
 }
 
+// Lint reports every problem of an input, each naming its field.
+func TestLintReportsEveryProblem(t *testing.T) {
+	got := lintInput(t, lintEnv(t), baseYAML+"  consumer_id: \"a\\u0001\"\n  batch_size: 0\n  commit_period: 0s\n  shard:\n    index: 4\n    count: 2\n")
+	want := []string{"field batch_size:", "field shard.index:", "field consumer_id:", "field commit_period:"}
+	if len(got) != len(want) {
+		t.Fatalf("got %d lints %q, want %d", len(got), got, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i], w) {
+			t.Errorf("lint %d: %q, want it to start with %q", i, got[i], w)
+		}
+	}
+}
+
 func TestLintTableName(t *testing.T) {
 	env := lintEnv(t)
 	for _, tbl := range []string{"orders", "a.b.c", ".t", "db."} {

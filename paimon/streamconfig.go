@@ -115,9 +115,24 @@ func fieldErr(field, format string, args ...any) error {
 }
 
 // Validate checks the configuration on its own, without a table: start
-// mode and position, end bound, shard, buckets, consumer id, policy. The
-// filter and columns need the schema and are checked by NewStreamingScan.
+// mode and position, end bound, columns, buckets, shard, consumer id,
+// policy. Every problem is reported (errors.Join of *FieldError, one per
+// field at most); the filter and the columns' existence need the schema and
+// are checked by NewStreamingScan.
 func (c *StreamConfig) Validate() error {
+	var errs []error
+	for _, check := range []func() error{c.checkStart, c.checkEnd, c.checkColumns, c.checkBuckets, c.checkShard, c.checkRest} {
+		err := check()
+		if joined, ok := err.(interface{ Unwrap() []error }); ok {
+			errs = append(errs, joined.Unwrap()...)
+		} else if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (c *StreamConfig) checkStart() error {
 	needsSnap := c.StartMode == StartFromSnapshot || c.StartMode == StartFromSnapshotFull
 	switch {
 	case c.StartSnapshot != 0 && !needsSnap:
@@ -125,9 +140,10 @@ func (c *StreamConfig) Validate() error {
 	case !c.StartTime.IsZero() && c.StartMode != StartFromTimestamp:
 		return fieldErr("StartTime", "only used with scan mode from-timestamp, not %s", c.StartMode)
 	}
-	if err := checkStart(c.StartMode, c.StartSnapshot, c.StartTime); err != nil {
-		return err
-	}
+	return checkStart(c.StartMode, c.StartSnapshot, c.StartTime)
+}
+
+func (c *StreamConfig) checkEnd() error {
 	switch {
 	case c.EndSnapshot < 0:
 		return fieldErr("EndSnapshot", "must be at least 1, got %d", c.EndSnapshot)
@@ -136,6 +152,10 @@ func (c *StreamConfig) Validate() error {
 	case c.EndSnapshot > 0 && c.StartSnapshot > 0 && c.EndSnapshot < c.StartSnapshot:
 		return fieldErr("EndSnapshot", "%d is before the start snapshot %d", c.EndSnapshot, c.StartSnapshot)
 	}
+	return nil
+}
+
+func (c *StreamConfig) checkColumns() error {
 	seen := make(map[string]bool, len(c.Columns))
 	for _, col := range c.Columns {
 		if col == "" {
@@ -146,34 +166,48 @@ func (c *StreamConfig) Validate() error {
 		}
 		seen[col] = true
 	}
+	return nil
+}
+
+func (c *StreamConfig) checkBuckets() error {
 	for _, b := range c.Buckets {
 		if b < 0 {
 			return fieldErr("Buckets", "bucket %d is negative", b)
 		}
 	}
+	return nil
+}
+
+func (c *StreamConfig) checkShard() error {
 	switch {
 	case c.ShardCount < 0:
 		return fieldErr("ShardCount", "must be at least 1, got %d", c.ShardCount)
 	case c.ShardIndex < 0 || c.ShardIndex >= max(c.ShardCount, 1):
 		return fieldErr("ShardIndex", "must be in [0, %d), got %d", max(c.ShardCount, 1), c.ShardIndex)
 	}
+	return nil
+}
+
+// checkRest checks the fields that stand alone; each is its own error.
+func (c *StreamConfig) checkRest() error {
+	var errs []error
 	if c.ConsumerID != "" {
 		if err := consumer.ValidateID(c.ConsumerID); err != nil {
-			return &FieldError{Field: "ConsumerID", Err: err}
+			errs = append(errs, &FieldError{Field: "ConsumerID", Err: err})
 		}
 	}
 	switch c.OnExpired {
 	case ExpiredFail, ExpiredEarliest, ExpiredLatestFull:
 	default:
-		return fieldErr("OnExpired", "unknown policy %d", int(c.OnExpired))
+		errs = append(errs, fieldErr("OnExpired", "unknown policy %d", int(c.OnExpired)))
 	}
 	if c.PollInterval < 0 {
-		return fieldErr("PollInterval", "must not be negative, got %s", c.PollInterval)
+		errs = append(errs, fieldErr("PollInterval", "must not be negative, got %s", c.PollInterval))
 	}
 	if c.BatchSize < 0 {
-		return fieldErr("BatchSize", "must not be negative, got %d", c.BatchSize)
+		errs = append(errs, fieldErr("BatchSize", "must not be negative, got %d", c.BatchSize))
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // checkStart is the start-position rule of every streaming scan, shared by

@@ -236,18 +236,34 @@ var tailFlags = map[string]string{
 	"Columns": "--columns", "ConsumerID": "--consumer-id", "PollInterval": "--poll-interval",
 }
 
-// flagError names the flag of a StreamConfig validation error; the table
-// name the library put in front stays.
+// flagError names the flags of StreamConfig validation errors (the library
+// reports each problem as a FieldError); the table name the library put in
+// front stays.
 func flagError(err error) error {
-	var fe *paimon.FieldError
-	if !errors.As(err, &fe) {
+	msg := err.Error()
+	var walk func(e error)
+	walk = func(e error) {
+		if fe, ok := e.(*paimon.FieldError); ok {
+			if flag, ok := tailFlags[fe.Field]; ok {
+				msg = strings.Replace(msg, fe.Error(), flag+": "+fe.Err.Error(), 1)
+			}
+			return
+		}
+		switch u := e.(type) {
+		case interface{ Unwrap() []error }:
+			for _, x := range u.Unwrap() {
+				walk(x)
+			}
+		case interface{ Unwrap() error }:
+			if x := u.Unwrap(); x != nil {
+				walk(x)
+			}
+		}
+	}
+	walk(err)
+	if msg == err.Error() {
 		return err
 	}
-	flag, ok := tailFlags[fe.Field]
-	if !ok {
-		return err
-	}
-	msg := strings.Replace(err.Error(), fe.Error(), flag+": "+fe.Err.Error(), 1)
 	return &flagErr{msg: msg, err: err}
 }
 
