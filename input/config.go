@@ -152,11 +152,21 @@ func namedField(err error) error {
 	var fe *paimon.FieldError
 	if errors.As(err, &fe) {
 		if name, ok := streamFields[fe.Field]; ok {
-			return fmt.Errorf("field %s: %w", name, fe.Err)
+			return configField{name: name, fe: fe}
 		}
 	}
 	return err
 }
+
+// configField names the configuration field of a library FieldError and
+// keeps the FieldError in the chain: it marks the error permanent.
+type configField struct {
+	name string
+	fe   *paimon.FieldError
+}
+
+func (e configField) Error() string { return "field " + e.name + ": " + e.fe.Err.Error() }
+func (e configField) Unwrap() error { return e.fe }
 
 func fieldError(name, format string, args ...any) error {
 	return fmt.Errorf("field %s: %s", name, fmt.Sprintf(format, args...))

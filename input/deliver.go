@@ -266,7 +266,7 @@ func (p *paimonInput) ReadBatch(ctx context.Context) (service.MessageBatch, serv
 			case errors.Is(r.err, service.ErrEndOfInput):
 				p.readEnded = true
 			default:
-				return nil, nil, r.err
+				return nil, nil, p.stopOnPermanent(r.err)
 			}
 		case <-p.replays.wake:
 		case <-ctx.Done():

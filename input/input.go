@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -72,6 +73,7 @@ type paimonInput struct {
 	src       Source
 	tracker   *checkpoint.Tracker
 	closed    bool
+	stopErr   atomic.Pointer[error] // the permanent error the input stopped on (fatal.go)
 	stopCtx   context.Context
 	stop      context.CancelFunc
 	committer sync.WaitGroup
@@ -173,13 +175,17 @@ func (p *paimonInput) Connect(ctx context.Context) error {
 	if p.src != nil {
 		return nil
 	}
+	if p.stopErr.Load() != nil {
+		return service.ErrEndOfInput
+	}
 	src, err := p.open(ctx, p.cfg)
 	if err != nil {
-		return p.about("connect", "to ", true, err)
+		return p.stopOnPermanent(p.about("connect", "to ", true, err))
 	}
 	if p.cfg.UpsertMode != UpsertOff && len(src.PrimaryKeys()) == 0 {
 		_ = src.Close()
-		return fmt.Errorf("paimon table %s: upsert_mode %s needs a primary-key table, and this table has no primary key", p.cfg.FullName(), p.cfg.UpsertMode)
+		return p.stopOnPermanent(&paimon.FieldError{Field: fieldUpsertMode,
+			Err: fmt.Errorf("upsert_mode %s needs a primary-key table, and %s has no primary key", p.cfg.UpsertMode, p.cfg.FullName())})
 	}
 	p.src = src
 	if p.cfg.ConsumerID != "" {

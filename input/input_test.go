@@ -223,9 +223,20 @@ func TestUpsertMode(t *testing.T) {
 
 func TestUpsertModeNeedsPrimaryKey(t *testing.T) {
 	in := directInput(t, upsertSource(nil), "upsert_mode: drop_update_before\n")
-	err := in.Connect(context.Background())
+	// A permanent error ends the input (Benthos would retry any other
+	// error forever) and is kept for the binary's exit code.
+	if err := in.Connect(context.Background()); !errors.Is(err, service.ErrEndOfInput) {
+		t.Fatalf("Connect = %v, want end of input", err)
+	}
+	err := in.stoppedOn()
 	if err == nil || !strings.Contains(err.Error(), "no primary key") || !strings.Contains(err.Error(), "db.t") {
 		t.Fatalf("want primary key error naming the table, got %v", err)
+	}
+	if Failed() == nil {
+		t.Fatal("Failed() is nil after an input stopped on a permanent error")
+	}
+	if err := in.Connect(context.Background()); !errors.Is(err, service.ErrEndOfInput) {
+		t.Fatalf("second Connect = %v, want end of input without retrying", err)
 	}
 }
 

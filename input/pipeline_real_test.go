@@ -703,7 +703,10 @@ func TestRealMissingTable(t *testing.T) {
 	wh := t.TempDir()
 	in := newInput(Config{Warehouse: wh, Database: "db", Table: "nope", ScanMode: paimon.StartLatestFull, PollInterval: time.Second, BatchSize: 10, CheckpointLimit: 10, CommitPeriod: time.Second},
 		OpenTable, service.MockResources())
-	err := in.Connect(context.Background())
+	if err := in.Connect(context.Background()); !errors.Is(err, service.ErrEndOfInput) {
+		t.Fatalf("Connect = %v, want end of input (a missing table is permanent)", err)
+	}
+	err := in.stoppedOn()
 	if err == nil || !strings.Contains(err.Error(), "db.nope") || !strings.Contains(err.Error(), wh) {
 		t.Fatalf("Connect error %v does not name db.nope and %s", err, wh)
 	}

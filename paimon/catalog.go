@@ -75,6 +75,10 @@ func OpenCatalog(ctx context.Context, warehouse string, opts ...CatalogOption) (
 	ents, err := c.fio.List(ctx, warehouse)
 	if err != nil {
 		_ = c.Close()
+		if st, serr := c.fio.Stat(ctx, warehouse); serr == nil && !st.IsDir {
+			// No listing can ever succeed: as permanent as a missing one.
+			return nil, fmt.Errorf("open catalog %s: a file, not a warehouse directory: %w", warehouse, fileio.ErrNotExist)
+		}
 		return nil, fmt.Errorf("open catalog %s: %w", warehouse, err)
 	}
 	if len(ents) == 0 {

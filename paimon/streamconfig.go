@@ -281,6 +281,11 @@ func (t *Table) NewStreamingScan(ctx context.Context, cfg StreamConfig) (*Stream
 		b = b.WithStreamingReadOverwrite(*cfg.StreamingReadOverwrite)
 	}
 	if cfg.Columns != nil {
+		// Checked here, not at the first read: an unknown column is a
+		// configuration error the caller must see at open.
+		if _, err := projectFields(t.schema, cfg.Columns); err != nil {
+			return nil, nil, fmt.Errorf("table %s: %w", t.name, &FieldError{Field: "Columns", Err: err})
+		}
 		b = b.WithProjection(cfg.Columns...)
 	}
 	if len(cfg.Buckets) > 0 || cfg.ShardCount > 1 {

@@ -14,7 +14,7 @@ import (
 	"github.com/redpanda-data/benthos/v4/public/service"
 
 	// The input registers itself on import; lint.go uses it by name.
-	_ "github.com/connect-paimon/connect-paimon/input"
+	"github.com/connect-paimon/connect-paimon/input"
 )
 
 func main() {
@@ -24,6 +24,12 @@ func main() {
 		if code == 0 {
 			code = 1
 		}
+	}
+	// A paimon input that stopped on a permanent error ended its pipeline
+	// the only way Benthos lets an input; the run failed all the same. The
+	// input logged the error.
+	if input.Failed() != nil && code == 0 {
+		code = 1
 	}
 	os.Exit(code)
 }

@@ -1,6 +1,7 @@
 package predicate
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -20,6 +21,25 @@ import (
 // quote), TRUE, FALSE, NULL, DATE '…' and TIMESTAMP '…'. Keywords are
 // case-insensitive. Errors give the 1-based byte position.
 func Parse(expr string, fields []types.DataField) (*Predicate, error) {
+	pred, err := parse(expr, fields)
+	if err != nil {
+		return nil, invalidFilter{err}
+	}
+	return pred, nil
+}
+
+// ErrInvalid is wrapped by every error of Parse: the filter text does not
+// parse, names no column, or holds a literal that does not fit its column.
+// Such an error is permanent; retrying the same text fails the same way.
+var ErrInvalid = errors.New("invalid filter")
+
+// invalidFilter adds ErrInvalid to a parse error without changing its text.
+type invalidFilter struct{ err error }
+
+func (e invalidFilter) Error() string   { return e.err.Error() }
+func (e invalidFilter) Unwrap() []error { return []error{e.err, ErrInvalid} }
+
+func parse(expr string, fields []types.DataField) (*Predicate, error) {
 	toks, err := lex(expr)
 	if err != nil {
 		return nil, err

@@ -70,12 +70,7 @@ func TestCrashRestartAtLeastOnce(t *testing.T) {
 	py := testenv.Python(t)
 	dir := t.TempDir()
 	wh := filepath.Join(dir, "wh")
-	bin := filepath.Join(dir, "connect-paimon")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/connect-paimon")
-	build.Dir = testenv.RepoRoot(t)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testenv.Binary(t)
 	script := filepath.Join(dir, "writer.py")
 	if err := os.WriteFile(script, []byte(writerPy), 0o644); err != nil {
 		t.Fatal(err)

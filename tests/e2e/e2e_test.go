@@ -195,12 +195,7 @@ func TestEndToEndSideBySide(t *testing.T) {
 func runBinary(t *testing.T, wh string) (time.Duration, int64) {
 	t.Helper()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "connect-paimon")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/connect-paimon")
-	build.Dir = testenv.RepoRoot(t)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testenv.Binary(t)
 	cfg := filepath.Join(dir, "drop.yaml")
 	yaml := "logger: {level: warn}\nmetrics: {none: {}}\ninput:\n" + indent(pipelineYAML(wh)) + "output:\n  drop: {}\n"
 	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {

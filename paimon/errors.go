@@ -1,0 +1,36 @@
+package paimon
+
+import (
+	"errors"
+
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/predicate"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
+)
+
+// ErrCorrupt marks metadata that contradicts what its parent records (a
+// truncated manifest, an empty snapshot file). It is types.ErrCorrupt.
+var ErrCorrupt = types.ErrCorrupt
+
+// IsPermanent reports whether retrying the operation that returned err
+// cannot succeed: an invalid configuration (*FieldError, a filter that does
+// not parse or names no column), a missing table, warehouse, branch or file,
+// a feature the reader refuses (ErrUnsupported), corrupt metadata
+// (ErrCorrupt), or a position that is gone (ErrExpired, ErrRecreated).
+// Everything else — I/O errors, timeouts, 5xx answers after the object
+// store's own retries — is transient: a caller retries it with back-off.
+// An unknown error is transient on purpose: retrying a permanent one costs
+// log lines, stopping on a transient one would stop a healthy pipeline.
+func IsPermanent(err error) bool {
+	if err == nil {
+		return false
+	}
+	var fe *FieldError
+	return errors.As(err, &fe) ||
+		errors.Is(err, predicate.ErrInvalid) ||
+		errors.Is(err, fileio.ErrNotExist) ||
+		errors.Is(err, ErrUnsupported) ||
+		errors.Is(err, ErrCorrupt) ||
+		errors.Is(err, ErrExpired) ||
+		errors.Is(err, ErrRecreated)
+}
