@@ -1,0 +1,48 @@
+package paimon_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
+	"github.com/connect-paimon/connect-paimon/paimon"
+)
+
+// Starting a streaming scan with a consumer removes the temp file a
+// crashed commit of that consumer left behind (ours only, and only an old
+// one).
+func TestStreamStartRemovesStaleConsumerTemp(t *testing.T) {
+	ctx := context.Background()
+	wh := filepath.Join(t.TempDir(), "warehouse")
+	testenv.CopyTree(t, filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse", "demo.db"), filepath.Join(wh, "demo.db"))
+	dir := filepath.Join(wh, "demo.db", "orders", "consumer")
+	stale := filepath.Join(dir, ".consumer-c1.00112233445566ff.tmp")
+	fresh := filepath.Join(dir, ".consumer-c1.ffeeddccbbaa9988.tmp")
+	testenv.WriteFile(t, dir, filepath.Base(stale), "{")
+	testenv.WriteFile(t, dir, filepath.Base(fresh), "{")
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := paimon.OpenCatalog(ctx, wh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
+	tbl, err := cat.GetTable(ctx, "demo.orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := tbl.NewStreamingScan(ctx, paimon.StreamConfig{ConsumerID: "c1"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale temp file still there: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a fresh temp file (a write that may be running) was removed: %v", err)
+	}
+}
