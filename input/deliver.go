@@ -11,6 +11,7 @@ import (
 	"github.com/redpanda-data/benthos/v4/public/service"
 
 	"github.com/connect-paimon/connect-paimon/input/checkpoint"
+	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
 // Delivery: ReadBatch hands out batches, replaying rejected ones first
@@ -412,6 +413,18 @@ func (p *paimonInput) nextPlan(ctx context.Context, src Source) error {
 	}
 	if plan.LatestSnapshotID > 0 {
 		p.m.lag.Set(max(0, plan.LatestSnapshotID-plan.SnapshotID))
+	}
+	if e := plan.Expired; e != nil {
+		who := "the scan"
+		if p.cfg.ConsumerID != "" {
+			who = fmt.Sprintf("consumer %q", p.cfg.ConsumerID)
+		}
+		to := fmt.Sprintf("continuing with the changes of snapshot %d", e.Earliest)
+		if e.Policy == paimon.ExpiredLatestFull {
+			to = fmt.Sprintf("reading snapshot %d in full", e.Latest)
+		}
+		p.log.Warnf("paimon input on %s: %s needed snapshot %d, which has expired (earliest is %d); on_expired %s: %s — the changes of %d snapshot(s) were not read",
+			p.cfg.FullName(), who, e.Needed, e.Earliest, e.Policy, to, e.Skipped())
 	}
 	p.mu.Lock()
 	if p.tracker == nil {

@@ -712,3 +712,24 @@ func TestRealMissingTable(t *testing.T) {
 	}
 	_ = in.Close(context.Background())
 }
+
+// TestRealExpiredPositionWarns: with on_expired earliest the input goes on
+// from the earliest snapshot, and says at WARN that rows were lost: which
+// consumer, the snapshot it needed, where it went, how many snapshots.
+func TestRealExpiredPositionWarns(t *testing.T) {
+	wh := filepath.Join(t.TempDir(), "wh")
+	testenv.CopyTree(t, filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse", "demo.db"), filepath.Join(wh, "demo.db"))
+	orders := filepath.Join(wh, "demo.db", "orders")
+	testenv.WriteFile(t, orders, "consumer/consumer-behind", `{"nextSnapshot": 1}`)
+	if err := os.Remove(filepath.Join(orders, "snapshot", "snapshot-1")); err != nil {
+		t.Fatal(err)
+	}
+	r := startReal(t, &realTable{t: t, wh: wh, name: "demo.orders"}, "  consumer_id: behind\n  on_expired: earliest\n  end:\n    at_latest: true\n")
+	r.wait()
+	logs := r.logs.String()
+	for _, want := range []string{`consumer \"behind\" needed snapshot 1, which has expired (earliest is 2)`, "continuing with the changes of snapshot 2", "1 snapshot(s) were not read", "level=WARN"} {
+		if !strings.Contains(logs, want) {
+			t.Fatalf("no %q in the logs:\n%s", want, logs)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package input
 
 import (
 	"context"
+	"github.com/connect-paimon/connect-paimon/paimon"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -42,6 +43,9 @@ type Plan struct {
 	LatestSnapshotID int64         // latest snapshot when planned, 0 if unknown; feeds the lag gauge
 	PlanLatency      time.Duration // time spent planning, excluding idle polling
 	Splits           []*Split
+	// Expired is set when the position had expired and on_expired moved
+	// it on (rows were lost): the input logs it at WARN.
+	Expired *paimon.ExpiredSkip
 }
 
 // Split is one partition and bucket of a plan.

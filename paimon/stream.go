@@ -284,11 +284,36 @@ type StreamPlan struct {
 	Splits  []*Split
 	// NextSnapshotID is the scan position after this plan.
 	NextSnapshotID int64
+	// Expired is set on the first plan after the scan's position had
+	// expired and the policy (ExpiredEarliest, ExpiredLatestFull) moved it
+	// on: the rows of the snapshots in between are lost, and a caller
+	// should say so loudly.
+	Expired *ExpiredSkip
+}
+
+// ExpiredSkip describes a position that had expired and where the scan
+// went instead.
+type ExpiredSkip struct {
+	// Needed is the snapshot the scan needed next; Earliest and Latest are
+	// the table's snapshots when it found out.
+	Needed, Earliest, Latest int64
+	// Policy is what the scan did: continue from Earliest's changes, or
+	// read Latest in full.
+	Policy ExpiredPolicy
+}
+
+// Skipped is the number of snapshots whose changes were not read.
+func (e *ExpiredSkip) Skipped() int64 {
+	if e.Policy == ExpiredLatestFull {
+		return e.Latest - e.Needed + 1
+	}
+	return e.Earliest - e.Needed
 }
 
 // StreamingScan follows a table's snapshots. It is not safe for concurrent
 // use.
 type StreamingScan struct {
+	expired   *ExpiredSkip // reported on the next plan returned
 	b         *StreamReadBuilder
 	t         *Table
 	consumers *consumer.Manager
@@ -374,6 +399,14 @@ func (s *StreamingScan) ConsumerID() string { return s.b.consumerID }
 // Next returns the next plan, blocking (polling) until there is one or ctx
 // is done. After the end bound it returns io.EOF.
 func (s *StreamingScan) Next(ctx context.Context) (*StreamPlan, error) {
+	p, err := s.nextPlan(ctx)
+	if p != nil && s.expired != nil {
+		p.Expired, s.expired = s.expired, nil
+	}
+	return p, err
+}
+
+func (s *StreamingScan) nextPlan(ctx context.Context) (*StreamPlan, error) {
 	if s.ended {
 		return nil, io.EOF
 	}
@@ -681,9 +714,11 @@ func (s *StreamingScan) onMissing(ctx context.Context) (*StreamPlan, error) {
 	}
 	switch s.b.onExpired {
 	case ExpiredEarliest:
+		s.expired = &ExpiredSkip{Needed: s.next, Earliest: earliest, Latest: latest, Policy: ExpiredEarliest}
 		s.SetNextSnapshotID(earliest)
 		return nil, nil
 	case ExpiredLatestFull:
+		s.expired = &ExpiredSkip{Needed: s.next, Earliest: earliest, Latest: latest, Policy: ExpiredLatestFull}
 		return s.fullPlan(ctx, latest)
 	}
 	return nil, fmt.Errorf("table %s: %s needs snapshot %d, but the earliest snapshot is %d: %w", s.t.name, who, s.next, earliest, ErrExpired)

@@ -139,12 +139,18 @@ func TestStreamDiffExpiredPosition(t *testing.T) {
 				t.Errorf("earliest policy: %+v %v", p, err)
 				return
 			}
+			if e := p.Expired; e == nil || e.Needed != 1 || e.Earliest != 2 || e.Skipped() != 1 || e.Policy != paimon.ExpiredEarliest {
+				t.Errorf("earliest policy: the plan must report the skip (needed 1, earliest 2, 1 snapshot), got %+v", e)
+			}
 			equal(t, "earliest policy", rowsOf(t, ctx, b.NewRead(), p.Splits), ids("+I", 10, 2))
 		}},
 		{paimon.ExpiredLatestFull, func(p *paimon.StreamPlan, err error) {
 			if err != nil || !p.FirstPlan || p.SnapshotID != 3 {
 				t.Errorf("latest-full policy: %+v %v", p, err)
 				return
+			}
+			if e := p.Expired; e == nil || e.Needed != 1 || e.Latest != 3 || e.Skipped() != 3 || e.Policy != paimon.ExpiredLatestFull {
+				t.Errorf("latest-full policy: the plan must report the skip (needed 1, read 3 in full), got %+v", e)
 			}
 			// The full plan holds every live row, those committed by the expired snapshot 1 too.
 			equal(t, "latest-full policy", rowsOf(t, ctx, b.NewRead(), p.Splits), append(append(ids("+I", 0, 2), ids("+I", 10, 2)...), ids("+I", 20, 2)...))
