@@ -41,7 +41,14 @@ func (p *paimonInput) commit(ctx context.Context, final bool) {
 	p.commitMu.Lock()
 	defer p.commitMu.Unlock()
 	tr, src := p.currentTracker(), p.source()
-	if tr == nil || src == nil {
+	if src == nil {
+		return
+	}
+	if tr == nil {
+		// No plan yet: nothing of this run to commit, but a consumer
+		// resumed from its file must still be kept alive while the
+		// input waits for the snapshot it points at.
+		p.touch(ctx, src, final)
 		return
 	}
 	next := tr.Committable()
@@ -55,6 +62,23 @@ func (p *paimonInput) commit(ctx context.Context, final bool) {
 	}
 	p.committed, p.lastWrite = next, time.Now()
 	p.m.committed.Set(next)
+}
+
+// touch rewrites the consumer file unchanged when the heartbeat is due.
+func (p *paimonInput) touch(ctx context.Context, src Source, final bool) {
+	t, ok := src.(toucher)
+	if !ok || final || p.cfg.HeartbeatInterval <= 0 || time.Since(p.lastWrite) < p.cfg.HeartbeatInterval {
+		return
+	}
+	next, ok, err := t.Touch(ctx)
+	if err != nil {
+		p.log.Errorf("paimon input: heartbeat of consumer %s of %s: %v", p.cfg.ConsumerID, p.cfg.FullName(), err)
+		return
+	}
+	p.lastWrite = time.Now() // also when there is no file yet: look again a heartbeat later
+	if ok {
+		p.committed = max(p.committed, next)
+	}
 }
 
 // finalCommit writes the position once more on Close, bounded by

@@ -733,3 +733,41 @@ func TestRealExpiredPositionWarns(t *testing.T) {
 		}
 	}
 }
+
+// TestRealHeartbeatAfterRestart: an input restarted from an existing
+// consumer, idle because the snapshot the consumer points at is not written
+// yet, still rewrites the consumer file every heartbeat_interval (so a
+// writer's consumer.expiration-time does not expire it), and never moves
+// its position.
+func TestRealHeartbeatAfterRestart(t *testing.T) {
+	wh := filepath.Join(t.TempDir(), "wh")
+	testenv.CopyTree(t, filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse", "demo.db"), filepath.Join(wh, "demo.db"))
+	file := filepath.Join(wh, "demo.db", "orders", "consumer", "consumer-idle")
+	testenv.WriteFile(t, filepath.Dir(file), "consumer-idle", `{"nextSnapshot": 4}`) // latest is 3
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(file, old, old); err != nil {
+		t.Fatal(err)
+	}
+	r := startReal(t, &realTable{t: t, wh: wh, name: "demo.orders"}, "  consumer_id: idle\n  heartbeat_interval: 200ms\n  commit_period: 200ms\n")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st, err := os.Stat(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if time.Since(st.ModTime()) < time.Minute {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("consumer file not rewritten within 10 s of a 200ms heartbeat\nlogs:\n%s", r.logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	r.stop()
+	if got := string(testenv.ReadFile(t, file)); !strings.Contains(got, `"nextSnapshot" : 4`) {
+		t.Fatalf("heartbeat moved the position: %q", got)
+	}
+	if n := len(r.rows()); n != 0 {
+		t.Fatalf("%d rows delivered while waiting for snapshot 4", n)
+	}
+}

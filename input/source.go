@@ -62,6 +62,13 @@ type Split struct {
 	Handle any
 }
 
+// toucher is a Source that can rewrite its consumer file unchanged: the
+// heartbeat before the first plan, when no position of this run exists
+// yet (a restart waiting for the snapshot its consumer points at).
+type toucher interface {
+	Touch(ctx context.Context) (next int64, ok bool, err error)
+}
+
 // Opener opens the source described by cfg. Its errors are what an operator
 // sees when Connect keeps failing: Connect adds the table and warehouse to an
 // error that does not already name them (the library's errors do).

@@ -111,6 +111,11 @@ func (s *tableSource) Commit(ctx context.Context, next int64) error {
 	return s.scan.CommitConsumer(ctx, next)
 }
 
+// Touch implements toucher.
+func (s *tableSource) Touch(ctx context.Context) (int64, bool, error) {
+	return s.scan.TouchConsumer(ctx)
+}
+
 func (s *tableSource) PrimaryKeys() []string { return s.tbl.Schema().PrimaryKeys }
 
 // Close closes the catalog's storage client (an object store's

@@ -393,6 +393,27 @@ func (s *StreamingScan) CommitConsumer(ctx context.Context, nextSnapshot int64) 
 	return s.consumers.Reset(ctx, s.b.consumerID, consumer.Consumer{NextSnapshot: nextSnapshot})
 }
 
+// TouchConsumer rewrites the consumer file with the position it already
+// holds, so a writer's consumer.expiration-time (which ages consumers by
+// their file's modification time) does not expire a live reader that has
+// nothing new to commit; ok is false when there is no consumer file yet.
+// It never moves the position, so it is safe before the first plan, when
+// nothing the scan computed has been delivered. Like CommitConsumer it may
+// run concurrently with Next.
+func (s *StreamingScan) TouchConsumer(ctx context.Context) (next int64, ok bool, err error) {
+	if s.consumers == nil {
+		return 0, false, errors.New("touch consumer: the scan has no consumer id")
+	}
+	c, ok, err := s.consumers.Consumer(ctx, s.b.consumerID)
+	if err != nil || !ok {
+		return 0, ok, err
+	}
+	if err := s.consumers.Reset(ctx, s.b.consumerID, c); err != nil {
+		return 0, false, err
+	}
+	return c.NextSnapshot, true, nil
+}
+
 // ConsumerID returns the consumer id ("" when none).
 func (s *StreamingScan) ConsumerID() string { return s.b.consumerID }
 
