@@ -489,6 +489,15 @@ func (s *StreamingScan) nextPlan(ctx context.Context) (*StreamPlan, error) {
 	}
 }
 
+// position names where the scan's position came from: the consumer file
+// when there is one (the file an operator resets), else the scan.
+func (s *StreamingScan) position(who string) string {
+	if s.consumers != nil {
+		return who + " (" + s.consumers.Path(s.b.consumerID) + ")"
+	}
+	return who
+}
+
 // checkStartWatermark applies the end watermark to the start position: when
 // the snapshot before the first one to follow is already past the bound,
 // nothing after the start is read.
@@ -718,21 +727,21 @@ func (s *StreamingScan) onMissing(ctx context.Context) (*StreamPlan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.t.name, err)
 	}
-	switch {
-	case !ok && s.next > 1:
-		return nil, fmt.Errorf("table %s: next snapshot %d but the table has no snapshot (recreated?): %w", s.t.name, s.next, ErrRecreated)
-	case !ok:
-		return nil, nil
-	case s.next > latest+1:
-		return nil, fmt.Errorf("table %s: next snapshot %d but the latest is %d (table recreated?): %w", s.t.name, s.next, latest, ErrRecreated)
-	case s.next >= earliest:
-		return nil, nil // not written yet
-	}
-	// Expired.
 	who := "the scan"
 	if s.b.consumerID != "" {
 		who = fmt.Sprintf("consumer %q", s.b.consumerID)
 	}
+	switch {
+	case !ok && s.next > 1:
+		return nil, fmt.Errorf("table %s: %s: next snapshot %d but the table has no snapshot (recreated?): %w", s.t.name, s.position(who), s.next, ErrRecreated)
+	case !ok:
+		return nil, nil
+	case s.next > latest+1:
+		return nil, fmt.Errorf("table %s: %s: next snapshot %d but the latest is %d (table recreated?): %w", s.t.name, s.position(who), s.next, latest, ErrRecreated)
+	case s.next >= earliest:
+		return nil, nil // not written yet
+	}
+	// Expired.
 	switch s.b.onExpired {
 	case ExpiredEarliest:
 		s.expired = &ExpiredSkip{Needed: s.next, Earliest: earliest, Latest: latest, Policy: ExpiredEarliest}

@@ -321,8 +321,9 @@ func TestStreamRecreatedTable(t *testing.T) {
 		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
 		_, err = s.Next(cctx)
-		if !errors.Is(err, paimon.ErrRecreated) || !strings.Contains(err.Error(), "10") || !strings.Contains(err.Error(), "3") {
-			t.Fatalf("want ErrRecreated naming 10 and latest 3, got %v", err)
+		if !errors.Is(err, paimon.ErrRecreated) || !strings.Contains(err.Error(), "10") || !strings.Contains(err.Error(), "3") ||
+			!strings.Contains(err.Error(), filepath.Join("consumer", "consumer-stale")) {
+			t.Fatalf("want ErrRecreated naming 10, latest 3 and the consumer file, got %v", err)
 		}
 	})
 	t.Run("latest+1 is just not written yet", func(t *testing.T) {
