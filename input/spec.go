@@ -161,8 +161,17 @@ the rules at startup.
   ` + "`commit_period`" + ` and ` + "`throttle.interval`" + ` are positive; ` + "`heartbeat_interval`" + `,
   ` + "`storage.request_timeout`" + `, ` + "`storage.max_retries`" + ` and the throttle limits are not negative (0 disables).
 - ` + "`upsert_mode`" + ` other than ` + "`off`" + ` needs ` + "`include_row_kind: true`" + `.
+- ` + "`filter`" + ` follows the filter grammar (checked without the table; its columns and literal types are
+  checked against the schema when the input starts).
 - storage.credentials.id and storage.credentials.secret must be set together; ` + "`role_external_id`" + ` needs
   ` + "`role`" + `; ` + "`anonymous`" + ` excludes ` + "`id`, `secret`, `token`, `profile` and `role`" + `.
+
+== Errors
+
+A permanent error — an invalid field, a missing warehouse, table, branch or file, a refused
+feature, corrupt metadata, an expired position with ` + "`on_expired: fail`" + ` — is logged once at ERROR and
+ends the input; ` + "`connect-paimon run`" + ` then exits 1. Transient errors (I/O, timeouts, 5xx) are
+retried with back-off.
 
 == Metrics
 

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
+	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 )
 
 // String returns the policy's configuration spelling.
@@ -194,6 +195,13 @@ func (c *StreamConfig) checkRest() error {
 	if c.ConsumerID != "" {
 		if err := consumer.ValidateID(c.ConsumerID); err != nil {
 			errs = append(errs, &FieldError{Field: "ConsumerID", Err: err})
+		}
+	}
+	if c.Filter != "" {
+		// The grammar needs no table; columns and literal types are
+		// checked against the schema by NewStreamingScan.
+		if err := predicate.CheckSyntax(c.Filter); err != nil {
+			errs = append(errs, &FieldError{Field: "Filter", Err: err})
 		}
 	}
 	switch c.OnExpired {

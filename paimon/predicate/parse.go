@@ -39,12 +39,27 @@ type invalidFilter struct{ err error }
 func (e invalidFilter) Error() string   { return e.err.Error() }
 func (e invalidFilter) Unwrap() []error { return []error{e.err, ErrInvalid} }
 
+// CheckSyntax reports whether expr is a filter Parse could accept for some
+// table: the grammar and the literals' spelling, without resolving columns
+// or converting literals to their types. A lint runs it without opening
+// the table; Parse at open checks the rest.
+func CheckSyntax(expr string) error {
+	if _, err := parseWith(expr, nil, true); err != nil {
+		return invalidFilter{err}
+	}
+	return nil
+}
+
 func parse(expr string, fields []types.DataField) (*Predicate, error) {
+	return parseWith(expr, fields, false)
+}
+
+func parseWith(expr string, fields []types.DataField, syntax bool) (*Predicate, error) {
 	toks, err := lex(expr)
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{toks: toks, b: NewBuilder(fields), src: expr}
+	p := &parser{toks: toks, b: NewBuilder(fields), src: expr, syntax: syntax}
 	pred, err := p.or()
 	if err != nil {
 		return nil, err
@@ -180,6 +195,18 @@ type parser struct {
 	i    int
 	b    *Builder
 	src  string
+	// syntax checks the text alone: columns are not resolved and literals
+	// not converted (CheckSyntax, for a lint that has no table).
+	syntax bool
+}
+
+// build runs one builder call, or stands in for it when only the syntax is
+// checked.
+func (p *parser) build(f func(b *Builder) (*Predicate, error)) (*Predicate, error) {
+	if p.syntax {
+		return &Predicate{op: AlwaysTrue}, nil
+	}
+	return f(p.b)
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }
@@ -259,7 +286,7 @@ func (p *parser) comparison() (*Predicate, error) {
 		return nil, p.errAt(t, "expected a column name, found %s", t.describe())
 	}
 	name := t.text
-	if types.FieldByName(p.b.fields, name) < 0 {
+	if !p.syntax && types.FieldByName(p.b.fields, name) < 0 {
 		return nil, p.errAt(t, "unknown column %q", name)
 	}
 	wrap := func(pr *Predicate, err error) (*Predicate, error) {
@@ -276,17 +303,17 @@ func (p *parser) comparison() (*Predicate, error) {
 		}
 		switch op.text {
 		case "=":
-			return wrap(p.b.Equal(name, lit))
+			return wrap(p.build(func(b *Builder) (*Predicate, error) { return b.Equal(name, lit) }))
 		case "<>", "!=":
-			return wrap(p.b.NotEqual(name, lit))
+			return wrap(p.build(func(b *Builder) (*Predicate, error) { return b.NotEqual(name, lit) }))
 		case "<":
-			return wrap(p.b.LessThan(name, lit))
+			return wrap(p.build(func(b *Builder) (*Predicate, error) { return b.LessThan(name, lit) }))
 		case "<=":
-			return wrap(p.b.LessOrEqual(name, lit))
+			return wrap(p.build(func(b *Builder) (*Predicate, error) { return b.LessOrEqual(name, lit) }))
 		case ">":
-			return wrap(p.b.GreaterThan(name, lit))
+			return wrap(p.build(func(b *Builder) (*Predicate, error) { return b.GreaterThan(name, lit) }))
 		case ">=":
-			return wrap(p.b.GreaterOrEqual(name, lit))
+			return wrap(p.build(func(b *Builder) (*Predicate, error) { return b.GreaterOrEqual(name, lit) }))
 		}
 	}
 	if op.is("IS") {
@@ -299,9 +326,9 @@ func (p *parser) comparison() (*Predicate, error) {
 			return nil, p.errAt(n, "expected NULL after IS, found %s", n.describe())
 		}
 		if neg {
-			return wrap(p.b.IsNotNull(name))
+			return wrap(p.build(func(b *Builder) (*Predicate, error) { return b.IsNotNull(name) }))
 		}
-		return wrap(p.b.IsNull(name))
+		return wrap(p.build(func(b *Builder) (*Predicate, error) { return b.IsNull(name) }))
 	}
 	neg := false
 	if op.is("NOT") {
@@ -324,7 +351,7 @@ func (p *parser) comparison() (*Predicate, error) {
 		if hi, err = p.literal(); err != nil {
 			return nil, err
 		}
-		pr, err = wrap(p.b.Between(name, lo, hi))
+		pr, err = wrap(p.build(func(b *Builder) (*Predicate, error) { return b.Between(name, lo, hi) }))
 	case op.is("LIKE"):
 		pt := p.next()
 		if pt.kind != tString {
@@ -362,7 +389,7 @@ func (p *parser) inList(name string, col token) (*Predicate, error) {
 			return nil, p.errAt(t, "expected ',' or ')' in IN list, found %s", t.describe())
 		}
 	}
-	pr, err := p.b.In(name, lits...)
+	pr, err := p.build(func(b *Builder) (*Predicate, error) { return b.In(name, lits...) })
 	if err != nil {
 		return nil, p.errAt(col, "%v", err)
 	}
@@ -389,13 +416,13 @@ func (p *parser) like(name string, pt token) (*Predicate, error) {
 	var err error
 	switch {
 	case pre && suf:
-		pr, err = p.b.Contains(name, core)
+		pr, err = p.build(func(b *Builder) (*Predicate, error) { return b.Contains(name, core) })
 	case pre:
-		pr, err = p.b.EndsWith(name, core)
+		pr, err = p.build(func(b *Builder) (*Predicate, error) { return b.EndsWith(name, core) })
 	case suf:
-		pr, err = p.b.StartsWith(name, core)
+		pr, err = p.build(func(b *Builder) (*Predicate, error) { return b.StartsWith(name, core) })
 	default:
-		pr, err = p.b.Equal(name, core)
+		pr, err = p.build(func(b *Builder) (*Predicate, error) { return b.Equal(name, core) })
 	}
 	if err != nil {
 		return nil, p.errAt(pt, "%v", err)

@@ -1,6 +1,7 @@
 package predicate
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -88,4 +89,26 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("%s pruned with unknown stats", p)
 		}
 	})
+}
+
+// CheckSyntax accepts what Parse could accept for some table and refuses
+// what no table makes valid, without knowing the columns.
+func TestCheckSyntax(t *testing.T) {
+	for _, ok := range []string{
+		"nope = 1",
+		"a = 'x' AND (b IS NULL OR c IN (1, 2.5, -3)) AND NOT d BETWEEN 1 AND 2",
+		"s LIKE 'pre%' OR s NOT LIKE '%suf'",
+		"dt >= DATE '2024-01-01' AND ts < TIMESTAMP '2024-01-01 00:00:00'",
+		"`quoted col` <> TRUE",
+	} {
+		if err := CheckSyntax(ok); err != nil {
+			t.Errorf("CheckSyntax(%q) = %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "id >", "id = 'unterminated", "(a = 1", "a = 1 b = 2", "a LIKE 'x_y'", "a IS 5", "a IN ()"} {
+		err := CheckSyntax(bad)
+		if err == nil || !errors.Is(err, ErrInvalid) {
+			t.Errorf("CheckSyntax(%q) = %v, want an ErrInvalid error", bad, err)
+		}
+	}
 }
