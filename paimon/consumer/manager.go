@@ -271,9 +271,13 @@ type entry struct {
 
 // list returns the consumer files, sorted by id. Like Java's
 // listVersionedFileStatus it keeps names starting with "consumer-" only, so
-// hidden temp files (.consumer-x.<rand>.tmp) are ignored; it also skips
-// directories and names whose id ValidateID refuses, which no Manager method
-// could address.
+// hidden temp files (.consumer-x.<rand>.tmp) are ignored, and directories.
+// Ids this reader refuses to create (ValidateID: control characters, over
+// 200 bytes...) but Java or pypaimon wrote are kept: they hold snapshots
+// back from expiry like any other, so listing, min, expire and clear must
+// see them, and they are read and deleted by their listed path. A symlink
+// named like a consumer is listed like a file; deleting it removes the link,
+// never what it points at.
 func (m *Manager) list(ctx context.Context) ([]entry, error) {
 	if m.branchErr != nil {
 		return nil, m.branchErr
@@ -291,8 +295,8 @@ func (m *Manager) list(ctx context.Context) ([]entry, error) {
 			continue
 		}
 		id := fi.Name[len(Prefix):]
-		if ValidateID(id) != nil {
-			continue
+		if id == "" {
+			continue // "consumer-": no reader or admin command can name it
 		}
 		out = append(out, entry{id: id, info: fi})
 	}
@@ -325,7 +329,7 @@ func (m *Manager) Consumers(ctx context.Context) (map[string]int64, error) {
 	}
 	out := make(map[string]int64, len(ents))
 	for _, e := range ents {
-		c, ok, err := m.readPath(ctx, m.Path(e.id))
+		c, ok, err := m.readPath(ctx, e.info.Path)
 		if err != nil {
 			return nil, err
 		}

@@ -438,3 +438,41 @@ func TestRemoveStaleTemp(t *testing.T) {
 		t.Fatalf("the consumer itself: %+v %v %v", c, ok, err)
 	}
 }
+
+// Consumers Java or pypaimon wrote under ids this reader refuses to create
+// (a tab, over 200 bytes) still hold snapshots back: they are listed,
+// counted in MinNextSnapshot and removed by Clear, by their listed path.
+func TestForeignConsumerIDsAreSeen(t *testing.T) {
+	ctx := context.Background()
+	m, root := newTestManager(t)
+	dir := filepath.Join(root, "consumer")
+	long := strings.Repeat("x", 201)
+	writeRaw(t, filepath.Join(dir, "consumer-ok"), `{"nextSnapshot": 20}`)
+	writeRaw(t, filepath.Join(dir, "consumer-tab\there"), `{"nextSnapshot": 3}`)
+	writeRaw(t, filepath.Join(dir, "consumer-"+long), `{"nextSnapshot": 7}`)
+	for _, id := range []string{"tab\there", long} {
+		if ValidateID(id) == nil {
+			t.Fatalf("%q should be an id we refuse to create", id)
+		}
+	}
+	ids, err := m.ListIDs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"ok", "tab\there", long}; !reflect.DeepEqual(ids, want) {
+		t.Fatalf("ListIDs = %q, want %q", ids, want)
+	}
+	if n, ok, err := m.MinNextSnapshot(ctx); err != nil || !ok || n != 3 {
+		t.Fatalf("MinNextSnapshot = %d %v %v, want 3 (the tab consumer)", n, ok, err)
+	}
+	deleted, err := m.Clear(ctx, regexp.MustCompile(`tab.*|x+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(deleted) != 2 {
+		t.Fatalf("Clear deleted %q, want the two foreign ids", deleted)
+	}
+	if ids, _ := m.ListIDs(ctx); !reflect.DeepEqual(ids, []string{"ok"}) {
+		t.Fatalf("after Clear: %q", ids)
+	}
+}
