@@ -3,6 +3,8 @@ package input
 import (
 	"context"
 	"time"
+
+	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
 // Commits: acknowledged progress reaches the consumer file from a committer
@@ -57,6 +59,11 @@ func (p *paimonInput) commit(ctx context.Context, final bool) {
 		return
 	}
 	if err := src.Commit(ctx, next); err != nil {
+		if paimon.IsPermanent(err) {
+			// Another writer owns the file: stop rather than fight over it.
+			_ = p.stopOnPermanent(err)
+			return
+		}
 		p.log.Errorf("paimon input: commit consumer %s of %s at nextSnapshot %d: %v", p.cfg.ConsumerID, p.cfg.FullName(), next, err)
 		return
 	}
@@ -71,6 +78,10 @@ func (p *paimonInput) touch(ctx context.Context, src Source, final bool) {
 		return
 	}
 	next, ok, err := t.Touch(ctx)
+	if err != nil && paimon.IsPermanent(err) {
+		_ = p.stopOnPermanent(err)
+		return
+	}
 	if err != nil {
 		p.log.Errorf("paimon input: heartbeat of consumer %s of %s: %v", p.cfg.ConsumerID, p.cfg.FullName(), err)
 		return

@@ -222,7 +222,7 @@ type readResult struct {
 // and a wait interrupted by the caller's context loses no read.
 func (p *paimonInput) ReadBatch(ctx context.Context) (service.MessageBatch, service.AckFunc, error) {
 	for {
-		if p.stopCtx.Err() != nil {
+		if p.stopCtx.Err() != nil || p.stoppedOn() != nil {
 			return nil, nil, service.ErrEndOfInput
 		}
 		if b := p.replays.pop(); b != nil {

@@ -46,6 +46,9 @@ func (p *paimonInput) stopOnPermanent(err error) error {
 	if p.stopErr.CompareAndSwap(nil, &err) {
 		failed.CompareAndSwap(nil, &err)
 		p.log.Errorf("paimon input stopped: %v (a permanent error: retrying cannot succeed)", err)
+		if p.replays != nil {
+			p.replays.signal() // wake a ReadBatch waiting for rows: it ends now
+		}
 	}
 	return service.ErrEndOfInput
 }

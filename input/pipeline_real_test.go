@@ -771,3 +771,34 @@ func TestRealHeartbeatAfterRestart(t *testing.T) {
 		t.Fatalf("%d rows delivered while waiting for snapshot 4", n)
 	}
 }
+
+// TestRealConsumerConflictStops: when another writer changes the consumer
+// file under a running input (a second replica with the same consumer_id),
+// the input stops with the error instead of overwriting its position.
+func TestRealConsumerConflictStops(t *testing.T) {
+	wh := filepath.Join(t.TempDir(), "wh")
+	testenv.CopyTree(t, filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse", "demo.db"), filepath.Join(wh, "demo.db"))
+	file := filepath.Join(wh, "demo.db", "orders", "consumer", "consumer-shared")
+	r := startReal(t, &realTable{t: t, wh: wh, name: "demo.orders"}, "  consumer_id: shared\n  commit_period: 100ms\n  heartbeat_interval: 200ms\n")
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if b, err := os.ReadFile(file); err == nil && strings.Contains(string(b), `"nextSnapshot" : 4`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("consumer never reached 4\nlogs:\n%s", r.logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	testenv.WriteFile(t, filepath.Dir(file), "consumer-shared", `{"nextSnapshot": 2}`) // the other writer
+	r.wait() // the input ends by itself
+	if logs := r.logs.String(); !strings.Contains(logs, "another writer uses this consumer id") || !strings.Contains(logs, `consumer_id \"shared\"`) {
+		t.Fatalf("no conflict error in the logs:\n%s", logs)
+	}
+	if got := string(testenv.ReadFile(t, file)); !strings.Contains(got, "2") {
+		t.Fatalf("the input overwrote the other writer's position: %q", got)
+	}
+	if Failed() == nil {
+		t.Fatal("Failed() is nil")
+	}
+}

@@ -2,8 +2,10 @@ package paimon_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,5 +46,50 @@ func TestStreamStartRemovesStaleConsumerTemp(t *testing.T) {
 	}
 	if _, err := os.Stat(fresh); err != nil {
 		t.Errorf("a fresh temp file (a write that may be running) was removed: %v", err)
+	}
+}
+
+// Two readers with one consumer id: the second commit finds a position the
+// scan neither wrote nor resumed from, and refuses to overwrite it.
+func TestCommitRefusesAConsumerSomeoneElseWrote(t *testing.T) {
+	ctx := context.Background()
+	wh := filepath.Join(t.TempDir(), "warehouse")
+	testenv.CopyTree(t, filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse", "demo.db"), filepath.Join(wh, "demo.db"))
+	cat, err := paimon.OpenCatalog(ctx, wh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
+	tbl, err := cat.GetTable(ctx, "demo.orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _, err := tbl.NewStreamingScan(ctx, paimon.StreamConfig{ConsumerID: "shared"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CommitConsumer(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := tbl.NewStreamingScan(ctx, paimon.StreamConfig{ConsumerID: "shared", IgnoreConsumerProgress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.CommitConsumer(ctx, 4); err != nil { // b has written nothing: unchecked
+		t.Fatal(err)
+	}
+	err = a.CommitConsumer(ctx, 3)
+	if !errors.Is(err, paimon.ErrConsumerConflict) || !paimon.IsPermanent(err) || !strings.Contains(err.Error(), "consumer-shared") {
+		t.Fatalf("want ErrConsumerConflict naming the file, got %v", err)
+	}
+	if c, _, _ := tbl.Consumers().Consumer(ctx, "shared"); c.NextSnapshot != 4 {
+		t.Fatalf("the refused commit wrote: nextSnapshot %d", c.NextSnapshot)
+	}
+	// A file removed by a writer's consumer expiry is written again.
+	if err := tbl.Consumers().Delete(ctx, "shared"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.CommitConsumer(ctx, 5); err != nil {
+		t.Fatalf("commit after the file vanished: %v", err)
 	}
 }

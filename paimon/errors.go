@@ -16,7 +16,8 @@ var ErrCorrupt = types.ErrCorrupt
 // cannot succeed: an invalid configuration (*FieldError, a filter that does
 // not parse or names no column), a missing table, warehouse, branch or file,
 // a feature the reader refuses (ErrUnsupported), corrupt metadata
-// (ErrCorrupt), or a position that is gone (ErrExpired, ErrRecreated).
+// (ErrCorrupt), or a position that is gone (ErrExpired, ErrRecreated), a consumer another
+// writer uses (ErrConsumerConflict).
 // Everything else — I/O errors, timeouts, 5xx answers after the object
 // store's own retries — is transient: a caller retries it with back-off.
 // An unknown error is transient on purpose: retrying a permanent one costs
@@ -32,5 +33,6 @@ func IsPermanent(err error) bool {
 		errors.Is(err, ErrUnsupported) ||
 		errors.Is(err, ErrCorrupt) ||
 		errors.Is(err, ErrExpired) ||
-		errors.Is(err, ErrRecreated)
+		errors.Is(err, ErrRecreated) ||
+		errors.Is(err, ErrConsumerConflict)
 }

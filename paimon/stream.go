@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -313,6 +314,9 @@ func (e *ExpiredSkip) Skipped() int64 {
 // StreamingScan follows a table's snapshots. It is not safe for concurrent
 // use.
 type StreamingScan struct {
+	// wrote is the consumer position this scan last wrote or resumed
+	// from; commits (another goroutine) check the file still holds it.
+	wrote     atomic.Int64
 	expired   *ExpiredSkip // reported on the next plan returned
 	b         *StreamReadBuilder
 	t         *Table
@@ -386,11 +390,47 @@ func (s *StreamingScan) SetNextSnapshotID(id int64) {
 // CommitConsumer writes the consumer file with nextSnapshot. The scan never
 // commits on its own: callers commit once everything before nextSnapshot
 // was delivered.
+//
+// The file must still hold what this scan last wrote (or resumed from):
+// otherwise another writer uses the same consumer id — a second replica
+// misconfigured with it, or a reset while running — and overwriting its
+// position would make one of them skip rows it never delivered. That is
+// an error wrapping ErrConsumerConflict, and nothing is written. A file
+// that vanished (a writer's consumer expiry) is written again.
 func (s *StreamingScan) CommitConsumer(ctx context.Context, nextSnapshot int64) error {
 	if s.consumers == nil {
 		return errors.New("commit consumer: the scan has no consumer id")
 	}
-	return s.consumers.Reset(ctx, s.b.consumerID, consumer.Consumer{NextSnapshot: nextSnapshot})
+	if err := s.checkOwnConsumer(ctx); err != nil {
+		return err
+	}
+	if err := s.consumers.Reset(ctx, s.b.consumerID, consumer.Consumer{NextSnapshot: nextSnapshot}); err != nil {
+		return err
+	}
+	s.wrote.Store(nextSnapshot)
+	return nil
+}
+
+// ErrConsumerConflict is wrapped when the consumer file holds a position
+// this scan neither wrote nor resumed from: another writer uses the id.
+var ErrConsumerConflict = errors.New("another writer uses this consumer id")
+
+// checkOwnConsumer compares the consumer file with what this scan last
+// wrote or resumed from.
+func (s *StreamingScan) checkOwnConsumer(ctx context.Context) error {
+	want := s.wrote.Load()
+	if want == 0 {
+		return nil // nothing of ours yet
+	}
+	c, ok, err := s.consumers.Consumer(ctx, s.b.consumerID)
+	if err != nil || !ok {
+		return err
+	}
+	if c.NextSnapshot != want {
+		return fmt.Errorf("commit consumer %s: the file holds nextSnapshot %d, this reader last wrote %d (a second reader with consumer_id %q, or a reset while running): %w",
+			s.consumers.Path(s.b.consumerID), c.NextSnapshot, want, s.b.consumerID, ErrConsumerConflict)
+	}
+	return nil
 }
 
 // TouchConsumer rewrites the consumer file with the position it already
@@ -404,6 +444,9 @@ func (s *StreamingScan) TouchConsumer(ctx context.Context) (next int64, ok bool,
 	if s.consumers == nil {
 		return 0, false, errors.New("touch consumer: the scan has no consumer id")
 	}
+	if err := s.checkOwnConsumer(ctx); err != nil {
+		return 0, false, err
+	}
 	c, ok, err := s.consumers.Consumer(ctx, s.b.consumerID)
 	if err != nil || !ok {
 		return 0, ok, err
@@ -411,6 +454,7 @@ func (s *StreamingScan) TouchConsumer(ctx context.Context) (next int64, ok bool,
 	if err := s.consumers.Reset(ctx, s.b.consumerID, c); err != nil {
 		return 0, false, err
 	}
+	s.wrote.Store(c.NextSnapshot)
 	return c.NextSnapshot, true, nil
 }
 
@@ -540,6 +584,7 @@ func (s *StreamingScan) start(ctx context.Context) (*StreamPlan, error) {
 			return nil, fmt.Errorf("table %s: %w", t.name, err)
 		}
 		if ok {
+			s.wrote.CompareAndSwap(0, c.NextSnapshot)
 			s.SetNextSnapshotID(c.NextSnapshot)
 			return nil, nil
 		}
