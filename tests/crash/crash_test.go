@@ -126,10 +126,17 @@ input:
     poll_interval: 100ms
     batch_size: 20
     checkpoint_limit: 100
-%soutput:
-  file:
-    path: %s
-    codec: lines
+%spipeline:
+  processors:
+    # An output that fails intermittently: about one batch in eight is
+    # rejected and must be replayed by the input.
+    - mapping: |
+        root = if random_int(seed: timestamp_unix_nano(), max: 7) == 0 { throw("flaky output") } else { this }
+output:
+  reject_errored:
+    file:
+      path: %s
+      codec: lines
 `, wh, end, outFile)
 	}
 	streamCfg, boundedCfg := filepath.Join(dir, "stream.yaml"), filepath.Join(dir, "bounded.yaml")
