@@ -18,9 +18,8 @@ import (
 // one).
 func TestStreamStartRemovesStaleConsumerTemp(t *testing.T) {
 	ctx := context.Background()
-	wh := filepath.Join(t.TempDir(), "warehouse")
-	testenv.CopyTree(t, filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse", "demo.db"), filepath.Join(wh, "demo.db"))
-	dir := filepath.Join(wh, "demo.db", "orders", "consumer")
+	wh, table := demoCopy(t)
+	dir := filepath.Join(table, "consumer")
 	stale := filepath.Join(dir, ".consumer-c1.00112233445566ff.tmp")
 	fresh := filepath.Join(dir, ".consumer-c1.ffeeddccbbaa9988.tmp")
 	testenv.WriteFile(t, dir, filepath.Base(stale), "{")
@@ -29,15 +28,7 @@ func TestStreamStartRemovesStaleConsumerTemp(t *testing.T) {
 	if err := os.Chtimes(stale, old, old); err != nil {
 		t.Fatal(err)
 	}
-	cat, err := paimon.OpenCatalog(ctx, wh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cat.Close()
-	tbl, err := cat.GetTable(ctx, "demo.orders")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tbl := openDemoAt(t, wh)
 	if _, _, err := tbl.NewStreamingScan(ctx, paimon.StreamConfig{ConsumerID: "c1"}); err != nil {
 		t.Fatal(err)
 	}
@@ -53,17 +44,8 @@ func TestStreamStartRemovesStaleConsumerTemp(t *testing.T) {
 // scan neither wrote nor resumed from, and refuses to overwrite it.
 func TestCommitRefusesAConsumerSomeoneElseWrote(t *testing.T) {
 	ctx := context.Background()
-	wh := filepath.Join(t.TempDir(), "warehouse")
-	testenv.CopyTree(t, filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse", "demo.db"), filepath.Join(wh, "demo.db"))
-	cat, err := paimon.OpenCatalog(ctx, wh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cat.Close()
-	tbl, err := cat.GetTable(ctx, "demo.orders")
-	if err != nil {
-		t.Fatal(err)
-	}
+	wh, _ := demoCopy(t)
+	_, tbl := openDemoAt(t, wh)
 	a, _, err := tbl.NewStreamingScan(ctx, paimon.StreamConfig{ConsumerID: "shared"})
 	if err != nil {
 		t.Fatal(err)

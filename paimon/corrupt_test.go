@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -20,9 +19,8 @@ import (
 // exited 0).
 func TestEmptySnapshotFileIsAnError(t *testing.T) {
 	ctx := context.Background()
-	wh := filepath.Join(t.TempDir(), "warehouse")
-	testenv.CopyTree(t, filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse", "demo.db"), filepath.Join(wh, "demo.db"))
-	snapDir := filepath.Join(wh, "demo.db", "orders", "snapshot")
+	wh, table := demoCopy(t)
+	snapDir := filepath.Join(table, "snapshot")
 	ids, err := filepath.Glob(filepath.Join(snapDir, "snapshot-*"))
 	if err != nil || len(ids) < 2 {
 		t.Fatalf("fixture snapshots: %v %v", ids, err)
@@ -31,15 +29,7 @@ func TestEmptySnapshotFileIsAnError(t *testing.T) {
 	if err := os.WriteFile(latest, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cat, err := paimon.OpenCatalog(ctx, wh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cat.Close()
-	tbl, err := cat.GetTable(ctx, "demo.orders")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tbl := openDemoAt(t, wh)
 	check := func(what string, err error) {
 		t.Helper()
 		if err == nil || errors.Is(err, io.EOF) || !errors.Is(err, types.ErrCorrupt) || !strings.Contains(err.Error(), "snapshot-3") {

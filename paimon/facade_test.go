@@ -25,18 +25,10 @@ func demoWarehouse(t *testing.T) string {
 	return filepath.Join(filepath.Dir(file), "..", "resources", "fixtures", "warehouse")
 }
 
+// openDemo opens the committed demo table, read-only.
 func openDemo(t *testing.T, opts ...paimon.CatalogOption) (*paimon.Catalog, *paimon.Table) {
 	t.Helper()
-	cat, err := paimon.OpenCatalog(context.Background(), demoWarehouse(t), opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cat.Close() })
-	tbl, err := cat.GetTable(context.Background(), "demo.orders")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cat, tbl
+	return openDemoAt(t, demoWarehouse(t), opts...)
 }
 
 func TestStreamConfigValidate(t *testing.T) {
