@@ -54,6 +54,9 @@ func (p *paimonInput) commit(ctx context.Context, final bool) {
 		return
 	}
 	next := tr.Committable()
+	if next < p.minCommit.Load() {
+		return // a full plan is being delivered: no true position yet
+	}
 	heartbeat := p.cfg.HeartbeatInterval > 0 && p.committed > 0 && time.Since(p.lastWrite) >= p.cfg.HeartbeatInterval
 	if next < p.committed || (next == p.committed && (final || !heartbeat)) {
 		return

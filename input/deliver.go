@@ -426,6 +426,11 @@ func (p *paimonInput) nextPlan(ctx context.Context, src Source) error {
 		p.log.Warnf("paimon input on %s: %s needed snapshot %d, which has expired (earliest is %d); on_expired %s: %s — the changes of %d snapshot(s) were not read",
 			p.cfg.FullName(), who, e.Needed, e.Earliest, e.Policy, to, e.Skipped())
 	}
+	if plan.Full {
+		// A consumer at SnapshotID would resume with that snapshot's
+		// changes only, skipping the undelivered rest of this full read.
+		p.minCommit.Store(plan.SnapshotID + 1)
+	}
 	p.mu.Lock()
 	if p.tracker == nil {
 		p.tracker = checkpoint.New(plan.SnapshotID)

@@ -69,11 +69,14 @@ type paimonInput struct {
 	log  *service.Logger
 	m    inputMetrics
 
-	mu        sync.Mutex
-	src       Source
-	tracker   *checkpoint.Tracker
-	closed    bool
-	stopErr   atomic.Pointer[error] // the permanent error the input stopped on (fatal.go)
+	mu      sync.Mutex
+	src     Source
+	tracker *checkpoint.Tracker
+	closed  bool
+	stopErr atomic.Pointer[error] // the permanent error the input stopped on (fatal.go)
+	// minCommit is the lowest position the consumer may be written with:
+	// past a full plan being delivered (set by the read, read by commits).
+	minCommit atomic.Int64
 	stopCtx   context.Context
 	stop      context.CancelFunc
 	committer sync.WaitGroup

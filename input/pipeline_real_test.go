@@ -791,7 +791,7 @@ func TestRealConsumerConflictStops(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	testenv.WriteFile(t, filepath.Dir(file), "consumer-shared", `{"nextSnapshot": 2}`) // the other writer
-	r.wait() // the input ends by itself
+	r.wait()                                                                           // the input ends by itself
 	if logs := r.logs.String(); !strings.Contains(logs, "another writer uses this consumer id") || !strings.Contains(logs, `consumer_id \"shared\"`) {
 		t.Fatalf("no conflict error in the logs:\n%s", logs)
 	}
@@ -800,5 +800,55 @@ func TestRealConsumerConflictStops(t *testing.T) {
 	}
 	if Failed() == nil {
 		t.Fatal("Failed() is nil")
+	}
+}
+
+// TestRealOutageCatchUp: an output that rejects every batch for two seconds
+// (an HTTP sink answering 500), then recovers. Nothing is lost, the consumer
+// never passes undelivered rows, and the input catches up within a bound:
+// the replay back-off is capped at one second per batch, and rejected
+// batches are replayed as soon as the output takes them again.
+func TestRealOutageCatchUp(t *testing.T) {
+	wh := filepath.Join(t.TempDir(), "wh")
+	testenv.CopyTree(t, filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse", "demo.db"), filepath.Join(wh, "demo.db"))
+	consumer := filepath.Join(wh, "demo.db", "orders", "consumer", "consumer-c")
+	outageEnd := time.Now().Add(2 * time.Second)
+	var mu sync.Mutex
+	rejected, outageCommit := 0, false
+	var recovered time.Time
+	r := startRealRejecting(t, &realTable{t: t, wh: wh, name: "demo.orders"},
+		"  consumer_id: c\n  batch_size: 10\n  commit_period: 50ms\n  end: {at_latest: true}\n", func(b []delivered) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if time.Now().Before(outageEnd) {
+				rejected += len(b)
+				if _, err := os.Stat(consumer); err == nil {
+					outageCommit = true // nothing was delivered yet
+				}
+				return errors.New("503 sink unavailable")
+			}
+			if recovered.IsZero() {
+				recovered = time.Now()
+			}
+			return nil
+		})
+	got := r.wait()
+	done := time.Now()
+	if n := len(got); n != 300 {
+		t.Fatalf("delivered %d rows after the outage, want all 300", n)
+	}
+	if rejected == 0 {
+		t.Fatal("nothing was rejected: the outage did not happen")
+	}
+	if outageCommit {
+		t.Error("the consumer file was written during the outage, before any row was delivered")
+	}
+	if b, err := os.ReadFile(consumer); err != nil || !strings.Contains(string(b), `"nextSnapshot" : 4`) {
+		t.Errorf("consumer after catching up: %q %v, want nextSnapshot 4", b, err)
+	}
+	catchUp := done.Sub(recovered)
+	t.Logf("outage 2 s, %d rows rejected (replays); caught up %s after the sink recovered", rejected, catchUp.Round(time.Millisecond))
+	if catchUp > 15*time.Second {
+		t.Errorf("took %s to catch up after the outage, want well under 15 s", catchUp)
 	}
 }

@@ -43,6 +43,11 @@ type Plan struct {
 	LatestSnapshotID int64         // latest snapshot when planned, 0 if unknown; feeds the lag gauge
 	PlanLatency      time.Duration // time spent planning, excluding idle polling
 	Splits           []*Split
+	// Full is true for a plan that reads the snapshot in full (the start of
+	// latest-full and the other full modes, on_expired: latest-full): its
+	// rows stand for every earlier snapshot, so no consumer position before
+	// SnapshotID+1 is true while it is being delivered.
+	Full bool
 	// Expired is set when the position had expired and on_expired moved
 	// it on (rows were lost): the input logs it at WARN.
 	Expired *paimon.ExpiredSkip

@@ -77,6 +77,7 @@ func (s *tableSource) Next(ctx context.Context) (*Plan, error) {
 		CommitTime:  sp.CommitTime,
 		SchemaID:    sp.SchemaID,
 		PlanLatency: time.Since(start),
+		Full:        sp.FirstPlan,
 		Expired:     sp.Expired,
 	}
 	if latest, ok, err := s.tbl.Snapshots().LatestID(ctx); err == nil && ok {
