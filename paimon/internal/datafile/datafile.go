@@ -150,6 +150,13 @@ func Open(ctx context.Context, f *split.DataFile, o *Options) (*Reader, error) {
 		if err != nil {
 			return nil, fmt.Errorf("deletion vector of data file %s: %w", f.Path, err)
 		}
+		// The index manifest records how many rows the vector deletes: a
+		// vector that says otherwise would return deleted rows, or drop live
+		// ones, without an error.
+		if c := f.Deletion.Cardinality; c != nil && dv.Cardinality() != *c {
+			return nil, fmt.Errorf("deletion vector of data file %s in %s: %d deleted rows, the index manifest records %d: %w",
+				f.Path, f.Deletion.Path, dv.Cardinality(), *c, types.ErrCorrupt)
+		}
 		fo.Deleted = dv
 	}
 	fr, err := format.Open(ctx, o.FIO, f.Path, fo)

@@ -35,8 +35,12 @@ type table struct {
 
 func openTable(t *testing.T, name string) *table {
 	t.Helper()
+	return openTableAt(t, filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse", "interop.db", name))
+}
+
+func openTableAt(t *testing.T, root string) *table {
+	t.Helper()
 	ctx := context.Background()
-	root := filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse", "interop.db", name)
 	fio := fileio.NewLocal()
 	sm := schema.NewManager(fio, root, "main")
 	s, err := sm.Latest(ctx)
@@ -45,7 +49,7 @@ func openTable(t *testing.T, name string) *table {
 	}
 	snap, ok, err := snapshot.NewManager(fio, root, "main").Latest(ctx)
 	if err != nil || !ok {
-		t.Fatalf("latest snapshot of %s: %v (found %v)", name, err, ok)
+		t.Fatalf("latest snapshot of %s: %v (found %v)", root, err, ok)
 	}
 	p := &scan.Planner{FIO: fio, TableRoot: root, Schema: s, Schemas: sm,
 		Paths: scan.NewPathFactory(root, s)}
@@ -166,4 +170,35 @@ func TestUnresolvableSchemaIsAnError(t *testing.T) {
 		}
 	}
 	t.Fatal("no file with an older schema in the fixture")
+}
+
+// A deletion vector is checked against the row count the index manifest
+// records for it: a vector that disagrees would return deleted rows or drop
+// live ones, so it is an error naming the data file.
+func TestDeletionVectorCheckedAgainstIndexManifest(t *testing.T) {
+	tb := openTableAt(t, filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "pk", "warehouse", "javapk.db", "pk_dedup_dv"))
+	for _, sp := range tb.splits {
+		for i := range sp.Files {
+			f := sp.Files[i]
+			if f.Deletion == nil || f.Deletion.Cardinality == nil {
+				continue
+			}
+			o := &datafile.Options{FIO: tb.fio, ReadSchema: tb.schema, Schemas: tb.schemas, Fields: tb.schema.Fields, PartitionValues: sp.PartitionValues}
+			r, err := datafile.Open(context.Background(), &f, o)
+			if err != nil {
+				t.Fatalf("intact vector: %v", err)
+			}
+			r.Close()
+			d := *f.Deletion
+			wrong := *d.Cardinality + 1
+			d.Cardinality = &wrong
+			f.Deletion = &d
+			_, err = datafile.Open(context.Background(), &f, o)
+			if !errors.Is(err, types.ErrCorrupt) || !strings.Contains(err.Error(), f.Path) {
+				t.Fatalf("want ErrCorrupt naming %s, got %v", f.Path, err)
+			}
+			return
+		}
+	}
+	t.Fatal("no data file with a deletion vector and a recorded cardinality in the fixture")
 }
