@@ -13,9 +13,8 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
-// Starting a streaming scan with a consumer removes the temp file a
-// crashed commit of that consumer left behind (ours only, and only an old
-// one).
+// Starting a streaming scan with a consumer removes the temp files crashed
+// commits of that consumer left behind (ours only, from before the start).
 func TestStreamStartRemovesStaleConsumerTemp(t *testing.T) {
 	ctx := context.Background()
 	wh, table := demoCopy(t)
@@ -24,8 +23,11 @@ func TestStreamStartRemovesStaleConsumerTemp(t *testing.T) {
 	fresh := filepath.Join(dir, ".consumer-c1.ffeeddccbbaa9988.tmp")
 	testenv.WriteFile(t, dir, filepath.Base(stale), "{")
 	testenv.WriteFile(t, dir, filepath.Base(fresh), "{")
-	old := time.Now().Add(-time.Hour)
+	old, later := time.Now().Add(-time.Hour), time.Now().Add(time.Hour)
 	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(fresh, later, later); err != nil { // written after the start
 		t.Fatal(err)
 	}
 	_, tbl := openDemoAt(t, wh)

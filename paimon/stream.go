@@ -362,17 +362,16 @@ func (b *StreamReadBuilder) NewStreamingScan(ctx context.Context) (*StreamingSca
 		}
 		s.consumers = consumer.NewManager(t.fio, t.root, t.branch)
 		// A crash between writing and renaming a consumer file leaves our
-		// temp file behind; nothing else ever removes it.
-		if _, err := s.consumers.RemoveStaleTemp(ctx, b.consumerID, time.Now().Add(-staleTempAge)); err != nil {
+		// temp file behind; nothing else ever removes it. Any from before
+		// this start is a dead writer's: this scan is the id's only writer
+		// (CommitConsumer refuses to share it), and a misconfigured second
+		// one whose temp file went only sees its commit fail and retry.
+		if _, err := s.consumers.RemoveStaleTemp(ctx, b.consumerID, time.Now().Add(-time.Second)); err != nil {
 			return nil, fmt.Errorf("table %s: %w", t.name, err)
 		}
 	}
 	return s, nil
 }
-
-// staleTempAge is the age past which a consumer temp file of ours is a
-// crash's leftover: writing one takes milliseconds.
-const staleTempAge = time.Minute
 
 // NextSnapshotID returns the id of the next snapshot the scan will read (0
 // before the start position is resolved).

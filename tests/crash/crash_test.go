@@ -218,6 +218,18 @@ output:
 	if progressed == 0 {
 		t.Fatal("the consumer never advanced before a kill: the test checked nothing")
 	}
+	// A kill between writing and renaming the consumer leaves a temp file;
+	// each restart removes those of earlier runs, and the last run ended
+	// cleanly: none may be left.
+	ents, err := os.ReadDir(filepath.Join(tableDir, "consumer"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("temp file left in the consumer directory: %s", e.Name())
+		}
+	}
 }
 
 type snapRows struct{ id, first, count int64 }
