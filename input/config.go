@@ -33,6 +33,10 @@ const (
 // the configured value, defaults included: zero means zero (no heartbeat, no
 // throttle limit, no retries), never "use the default".
 type Config struct {
+	// warn receives what the library recovers from but an operator should
+	// hear (set by the input from its logger; not configuration).
+	warn func(string)
+
 	Warehouse  string
 	Database   string
 	Table      string // table name without the database

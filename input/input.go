@@ -128,6 +128,8 @@ const progressLogEvery = 5 * time.Second
 
 func newInput(cfg Config, open Opener, mgr *service.Resources) *paimonInput {
 	mt := mgr.Metrics()
+	log := mgr.Logger()
+	cfg.warn = func(msg string) { log.Warnf("paimon input on %s: %s", cfg.FullName(), msg) }
 	stopCtx, stop := context.WithCancel(context.Background())
 	// Every storage request (each attempt, retries included) is counted by
 	// operation, and failed ones separately, so an operator sees what an

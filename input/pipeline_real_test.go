@@ -852,3 +852,18 @@ func TestRealOutageCatchUp(t *testing.T) {
 		t.Errorf("took %s to catch up after the outage, want well under 15 s", catchUp)
 	}
 }
+
+// TestRealCorruptHintWarns: a LATEST hint that holds no snapshot id is read
+// around by listing (every row still arrives) and said at WARN.
+func TestRealCorruptHintWarns(t *testing.T) {
+	wh := filepath.Join(t.TempDir(), "wh")
+	testenv.CopyTree(t, filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse", "demo.db"), filepath.Join(wh, "demo.db"))
+	testenv.WriteFile(t, filepath.Join(wh, "demo.db", "orders", "snapshot"), "LATEST", "not-a-number")
+	r := startReal(t, &realTable{t: t, wh: wh, name: "demo.orders"}, "  end:\n    at_latest: true\n")
+	if n := len(r.wait()); n != 300 {
+		t.Fatalf("%d rows, want the 300 of snapshot 3", n)
+	}
+	if logs := r.logs.String(); !strings.Contains(logs, "level=WARN") || !strings.Contains(logs, `LATEST holds \"not-a-number\"`) {
+		t.Fatalf("no warning about the hint:\n%s", logs)
+	}
+}

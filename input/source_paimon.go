@@ -21,7 +21,11 @@ func init() {
 // library's errors already name the warehouse or the table; this layer only
 // names the configuration field a validation error is about.
 func OpenTable(ctx context.Context, cfg Config) (Source, error) {
-	cat, err := paimon.OpenCatalog(ctx, cfg.Warehouse, paimon.WithStorageOptions(cfg.Storage))
+	opts := []paimon.CatalogOption{paimon.WithStorageOptions(cfg.Storage)}
+	if cfg.warn != nil {
+		opts = append(opts, paimon.WithWarnings(cfg.warn))
+	}
+	cat, err := paimon.OpenCatalog(ctx, cfg.Warehouse, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,7 @@ type Catalog struct {
 	closer    io.Closer
 	closeOnce sync.Once
 	closeErr  error
+	warn      func(string) // WithWarnings; nil: silent
 }
 
 // CatalogOption configures OpenCatalog.
@@ -34,6 +35,14 @@ type CatalogOption func(*catalogConfig)
 type catalogConfig struct {
 	fio     fileio.FileIO
 	storage objstore.Options
+	warn    func(string)
+}
+
+// WithWarnings reports problems the catalog's tables recover from but an
+// operator should hear about (a corrupt snapshot hint file, read around by
+// listing) to warn; a Benthos input passes its logger's Warn.
+func WithWarnings(warn func(msg string)) CatalogOption {
+	return func(c *catalogConfig) { c.warn = warn }
 }
 
 // WithStorageOptions configures the object store client chosen from the
@@ -69,7 +78,7 @@ func OpenCatalog(ctx context.Context, warehouse string, opts ...CatalogOption) (
 		cfg.fio = fio
 		closer, _ = fio.(io.Closer)
 	}
-	c := &Catalog{warehouse: warehouse, fio: cfg.fio, closer: closer}
+	c := &Catalog{warehouse: warehouse, fio: cfg.fio, closer: closer, warn: cfg.warn}
 	// On object stores a warehouse is a key prefix: it "exists" when
 	// something lives under it, which a listing tells in one request.
 	ents, err := c.fio.List(ctx, warehouse)
@@ -200,7 +209,7 @@ func (c *Catalog) GetTable(ctx context.Context, name string, opts ...TableOption
 		}
 	}
 	root := fileio.Join(c.warehouse, db+".db", tbl)
-	return openTable(ctx, c.fio, root, db+"."+tbl, cfg.branch)
+	return openTable(ctx, c.fio, root, db+"."+tbl, cfg.branch, c.warn)
 }
 
 // validateName keeps names from addressing paths outside the warehouse.

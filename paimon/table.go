@@ -36,10 +36,10 @@ type Table struct {
 // OpenTable opens the table stored at root (its directory) directly,
 // without a catalog. name is used in messages and metadata.
 func OpenTable(ctx context.Context, fio fileio.FileIO, root, name, branch string) (*Table, error) {
-	return openTable(ctx, fio, strings.TrimRight(root, "/"), name, branch)
+	return openTable(ctx, fio, strings.TrimRight(root, "/"), name, branch, nil)
 }
 
-func openTable(ctx context.Context, fio fileio.FileIO, root, name, branch string) (*Table, error) {
+func openTable(ctx context.Context, fio fileio.FileIO, root, name, branch string, warn func(string)) (*Table, error) {
 	if branch == "main" {
 		branch = ""
 	}
@@ -61,7 +61,7 @@ func openTable(ctx context.Context, fio fileio.FileIO, root, name, branch string
 	}
 	t := &Table{
 		fio: fio, root: root, name: name, branch: branch, schema: s, schemas: schemas,
-		snapshots: snapshot.NewManager(fio, root, branch),
+		snapshots: snapshot.NewManager(fio, root, branch).WithWarnings(warn),
 		manifests: manifest.NewDecoder(),
 	}
 	if err := checkSupported(s); err != nil {

@@ -45,6 +45,17 @@ func branchRoot(tableRoot, branch string) string {
 type Manager struct {
 	fio fileio.FileIO
 	dir string
+	// warn, when set, is told about a hint file that exists but cannot be
+	// used (the snapshot is then found by listing).
+	warn func(msg string)
+}
+
+// WithWarnings makes the manager report hint files it has to ignore to
+// warn, so a corrupt LATEST or EARLIEST hint is fallen back from loudly.
+// It returns m.
+func (m *Manager) WithWarnings(warn func(msg string)) *Manager {
+	m.warn = warn
+	return m
 }
 
 // NewManager returns a Manager for branch ("" or "main" for the main
@@ -120,6 +131,7 @@ func (m *Manager) ListIDs(ctx context.Context) ([]int64, error) {
 // never trusted enough to fail a read.
 func (m *Manager) readHint(ctx context.Context, name string) (int64, bool) {
 	path := fileio.Join(m.dir, name)
+	var last error
 	for attempt := 0; attempt < hintReadAttempts; attempt++ {
 		if ctx.Err() != nil {
 			return 0, false
@@ -129,15 +141,32 @@ func (m *Manager) readHint(ctx context.Context, name string) (int64, bool) {
 			if fileio.IsNotExist(err) {
 				return 0, false
 			}
+			last = err
 			continue
 		}
 		id, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
 		if err != nil || id <= 0 {
+			m.warnf("snapshot hint %s holds %q, not a snapshot id; finding the snapshot by listing %s", path, truncate(data), m.dir)
 			return 0, false
 		}
 		return id, true
 	}
+	m.warnf("snapshot hint %s unreadable after %d attempts (%v); finding the snapshot by listing %s", path, hintReadAttempts, last, m.dir)
 	return 0, false
+}
+
+func (m *Manager) warnf(format string, args ...any) {
+	if m.warn != nil {
+		m.warn(fmt.Sprintf(format, args...))
+	}
+}
+
+// truncate keeps a hint's content short enough for a log line.
+func truncate(b []byte) string {
+	if len(b) > 40 {
+		return string(b[:40]) + "..."
+	}
+	return string(b)
 }
 
 // LatestID returns the id of the newest snapshot; ok is false when the

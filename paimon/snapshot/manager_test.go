@@ -397,3 +397,28 @@ func TestTagManager(t *testing.T) {
 		t.Errorf("tag name with a path separator accepted")
 	}
 }
+
+// A hint that exists but holds no snapshot id is ignored loudly: the
+// manager lists instead, and says so.
+func TestCorruptHintFallsBackLoudly(t *testing.T) {
+	ctx := context.Background()
+	root, m := table(t, 1, 2)
+	testenv.WriteFile(t, root, "snapshot/LATEST", "")
+	var warnings []string
+	m.WithWarnings(func(msg string) { warnings = append(warnings, msg) })
+	id, ok, err := m.LatestID(ctx)
+	if err != nil || !ok || id != 2 {
+		t.Fatalf("LatestID = %d %v %v, want 2 by listing", id, ok, err)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "LATEST") || !strings.Contains(warnings[0], "listing") {
+		t.Fatalf("warnings %q, want one naming the hint", warnings)
+	}
+	// A missing hint is normal: no warning.
+	warnings = nil
+	if err := os.Remove(filepath.Join(root, "snapshot", "LATEST")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := m.LatestID(ctx); err != nil || len(warnings) != 0 {
+		t.Fatalf("missing hint: err %v, warnings %q", err, warnings)
+	}
+}
