@@ -476,3 +476,31 @@ func TestForeignConsumerIDsAreSeen(t *testing.T) {
 		t.Fatalf("after Clear: %q", ids)
 	}
 }
+
+// A symlink named like a consumer is listed like one; Clear deletes the
+// link, never the file it points at.
+func TestClearDeletesSymlinkNotTarget(t *testing.T) {
+	ctx := context.Background()
+	m, root := newTestManager(t)
+	dir := filepath.Join(root, "consumer")
+	target := filepath.Join(t.TempDir(), "elsewhere")
+	writeRaw(t, target, `{"nextSnapshot": 5}`)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, "consumer-link")); err != nil {
+		t.Fatal(err)
+	}
+	if ids, err := m.ListIDs(ctx); err != nil || !reflect.DeepEqual(ids, []string{"link"}) {
+		t.Fatalf("ListIDs = %q %v", ids, err)
+	}
+	if _, err := m.Clear(ctx, regexp.MustCompile(`link`), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "consumer-link")); !os.IsNotExist(err) {
+		t.Fatalf("link still there: %v", err)
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Fatalf("the link's target was deleted: %v", err)
+	}
+}
