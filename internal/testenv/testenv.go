@@ -16,9 +16,17 @@ import (
 // RepoRoot returns the repository root (the directory holding go.mod).
 func RepoRoot(t testing.TB) string {
 	t.Helper()
+	root := repoRoot()
+	if root == "" {
+		t.Fatal("testenv: cannot locate source file")
+	}
+	return root
+}
+
+func repoRoot() string {
 	_, file, _, ok := runtime.Caller(0)
 	if !ok {
-		t.Fatal("testenv: cannot locate source file")
+		return ""
 	}
 	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 }
@@ -26,13 +34,15 @@ func RepoRoot(t testing.TB) string {
 // InCI reports whether the tests run under CI.
 func InCI() bool { return os.Getenv("CI") == "true" }
 
-// Unavailable skips the test loudly, or fails it in CI.
+// Unavailable skips the test loudly, or fails it in CI. The skip is listed
+// in the package's report at the end of the run (Main), with FullSuite.
 func Unavailable(t testing.TB, what string) {
 	t.Helper()
 	msg := "!!! " + what + " !!!"
 	if InCI() {
 		t.Fatal("required in CI: " + msg)
 	}
+	record(t, what, false)
 	t.Skip("SKIPPING: " + msg)
 }
 

@@ -7,15 +7,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 )
 
 // TestLive regenerates the full oracle matrix (pypaimon in resources/.venv, Java Paimon via
 // Maven) into a temp dir and runs every case. Opt-in with PAIMON_INTEROP=1; a missing venv or
 // Maven skips loudly locally and fails in CI (CI=true), where the suite must really run.
 func TestLive(t *testing.T) {
-	if os.Getenv("PAIMON_INTEROP") != "1" {
-		t.Skip("live interop suite: set PAIMON_INTEROP=1 to regenerate tables with pypaimon and Java Paimon")
-	}
+	testenv.OptIn(t, "PAIMON_INTEROP", "live interop suite (pypaimon and Java Paimon regenerate the tables)")
 	res, err := filepath.Abs(filepath.Join("..", "..", "resources"))
 	if err != nil {
 		t.Fatal(err)
@@ -25,13 +25,8 @@ func TestLive(t *testing.T) {
 		py = filepath.Join(res, ".venv", "bin", "python")
 	}
 	unavailable := func(what string, err error) {
-		msg := "LIVE INTEROP SUITE NOT RUN: " + what + ": " + err.Error() +
-			" (create the venv: python3 -m venv resources/.venv && resources/.venv/bin/pip install -r resources/pygen/requirements.txt)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Log("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!")
-		t.Skip(msg)
+		testenv.Unavailable(t, "LIVE INTEROP SUITE NOT RUN: "+what+": "+err.Error()+
+			" (create the venv: python3 -m venv resources/.venv && resources/.venv/bin/pip install -r resources/pygen/requirements.txt)")
 	}
 	if _, err := os.Stat(py); err != nil {
 		unavailable("no pypaimon venv", err)

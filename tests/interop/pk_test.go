@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/connect-paimon/connect-paimon/paimon"
+
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 )
 
 // pkCaseFile is cases-pk.json as written by resources/java JavaPkGen: Java Paimon's batch read
@@ -64,15 +66,9 @@ func TestPKFixtures(t *testing.T) {
 // TestPKLive regenerates the primary-key tables with Java Paimon (Maven) and compares.
 // Opt-in with PAIMON_INTEROP=1, like TestLive.
 func TestPKLive(t *testing.T) {
-	if os.Getenv("PAIMON_INTEROP") != "1" {
-		t.Skip("live PK interop suite: set PAIMON_INTEROP=1 to regenerate the tables with Java Paimon")
-	}
+	testenv.OptIn(t, "PAIMON_INTEROP", "live PK interop suite (Java Paimon regenerates the tables)")
 	if _, err := exec.LookPath("mvn"); err != nil {
-		msg := "LIVE PK INTEROP SUITE NOT RUN: no Maven: " + err.Error()
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		testenv.Unavailable(t, "LIVE PK INTEROP SUITE NOT RUN: no Maven: "+err.Error())
 	}
 	javaDir, err := filepath.Abs(filepath.Join("..", "..", "resources", "java"))
 	if err != nil {

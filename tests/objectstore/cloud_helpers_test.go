@@ -2,10 +2,8 @@ package objectstore_test
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -69,11 +67,7 @@ func freeAddr(t testing.TB) (host string, port int) {
 // CI=true, where every emulator must be installed (.ci/run does it).
 func missingTool(t testing.TB, msg string) {
 	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	fmt.Fprintln(os.Stderr, "WARNING:", msg)
-	t.Skip(msg)
+	testenv.Unavailable(t, msg)
 }
 
 // cloudFaults is the fault mix of the GCS and Azure fault runs: everything
