@@ -110,16 +110,24 @@ func report() string {
 }
 
 // terminal is where the report shows: the stderr of the `go test` command
-// that runs this binary when there is one (a passing package's own output
-// is hidden without -v), else our stderr.
+// that runs this binary when there is one and it is a terminal or a pipe (a
+// passing package's own output is hidden without -v), else our stderr.
 func terminal() (io.Writer, func()) {
-	ppid := os.Getppid()
-	if cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(ppid) + "/cmdline"); err == nil && isGoTest(cmdline) {
-		if f, err := os.OpenFile("/proc/"+strconv.Itoa(ppid)+"/fd/2", os.O_WRONLY|os.O_APPEND, 0); err == nil {
-			return f, func() { f.Close() }
-		}
+	proc := "/proc/" + strconv.Itoa(os.Getppid())
+	cmdline, err := os.ReadFile(proc + "/cmdline")
+	if err != nil || !isGoTest(cmdline) {
+		return os.Stderr, func() {}
 	}
-	return os.Stderr, func() {}
+	// A terminal or a pipe (CI logs) only: a regular file opened here
+	// would not share go's write offset, and go would overwrite the report.
+	if fi, err := os.Stat(proc + "/fd/2"); err != nil || fi.Mode().IsRegular() {
+		return os.Stderr, func() {}
+	}
+	f, err := os.OpenFile(proc+"/fd/2", os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return os.Stderr, func() {}
+	}
+	return f, func() { f.Close() }
 }
 
 // isGoTest reports whether a /proc cmdline is `go test ...`.
