@@ -35,6 +35,10 @@ func (b *Builder) leaf(op Op, name string, lits ...any) (*Predicate, error) {
 		return nil, fmt.Errorf("predicate %s: unknown column %q", op, name)
 	}
 	f := b.fields[i]
+	if op == IsNull || op == IsNotNull {
+		// Every type has a null flag, nested and opaque ones too.
+		return &Predicate{op: op, index: i, field: f}, nil
+	}
 	if f.Type.IsComposite() {
 		return nil, fmt.Errorf("predicate %s on column %q: type %s: %w", op, name, f.Type, types.ErrUnsupported)
 	}
@@ -42,13 +46,24 @@ func (b *Builder) leaf(op Op, name string, lits ...any) (*Predicate, error) {
 	case types.Variant, types.Blob, types.Geometry, types.Geography:
 		return nil, fmt.Errorf("predicate %s on column %q: type %s: %w", op, name, f.Type, types.ErrUnsupported)
 	}
-	out := make([]any, len(lits))
-	for k, l := range lits {
+	out := make([]any, 0, len(lits))
+	for _, l := range lits {
+		if l != nil {
+			if br, ok := bracketLiteral(l, f.Type); ok {
+				switch op {
+				case In, NotIn:
+					continue // equal to no value of the column
+				case Equal, NotEqual, LessThan, LessOrEqual, GreaterThan, GreaterOrEqual:
+					nop, v := rewriteOutside(op, f.Type, br)
+					return &Predicate{op: nop, index: i, field: f, literals: []any{v}}, nil
+				}
+			}
+		}
 		v, err := Convert(l, f.Type)
 		if err != nil {
 			return nil, fmt.Errorf("predicate %s on column %q (%s): %w", op, name, f.Type, err)
 		}
-		out[k] = v
+		out = append(out, v)
 	}
 	return &Predicate{op: op, index: i, field: f, literals: out}, nil
 }
@@ -402,6 +417,10 @@ func toInt64(v any) (int64, error) {
 		if err == nil {
 			return i, nil
 		}
+		// 1e3, 10.0: integral values spelled otherwise.
+		if r, ok := new(big.Rat).SetString(string(x)); ok && r.IsInt() && r.Num().IsInt64() {
+			return r.Num().Int64(), nil
+		}
 		return 0, fmt.Errorf("not an integer in range: %w", errBadLiteral)
 	}
 	return 0, fmt.Errorf("not an integer: %w", errBadLiteral)
@@ -420,9 +439,10 @@ func toFloat(v any) (float64, error) {
 		return float64(x), nil
 	case float64:
 		return x, nil
-	case number:
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err != nil {
+	case number, types.DecimalValue:
+		// SQL's cast of the literal to DOUBLE: nearest, ±Inf beyond the range.
+		f, ok := nearestDouble(x)
+		if !ok {
 			return 0, fmt.Errorf("not a number: %w", errBadLiteral)
 		}
 		return f, nil

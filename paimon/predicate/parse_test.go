@@ -55,7 +55,7 @@ func TestParse(t *testing.T) {
 		{"i IS 1", "expected NULL"},
 		{"i ~ 1", "unexpected character"},
 		{"dt = DATE 'x'", "not a date"},
-		{"tiny = 300", "out of range for TINYINT"},
+		{"tiny = '300'", "not an integer"},
 	}
 	for _, c := range bad {
 		_, err := Parse(c.in, fs)

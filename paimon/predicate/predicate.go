@@ -366,7 +366,8 @@ func asBytes(v any) ([]byte, bool) {
 // Floating point stats get extra care: Parquet min/max leave NaN out and may
 // write +0.0 for a -0.0 minimum, while Java's ordering puts NaN above
 // everything and -0.0 below +0.0. The upper bound of a FLOAT/DOUBLE column is
-// therefore taken as NaN and a +0.0 minimum as -0.0.
+// therefore taken as NaN, a +0.0 minimum as -0.0 and a NaN minimum as -Inf.
+// A null count outside [0, rowCount] is unknown.
 func (p *Predicate) TestStats(rowCount int64, min, max []any, nullCounts []*int64) bool {
 	switch p.op {
 	case And:
@@ -400,6 +401,12 @@ func (p *Predicate) TestStats(rowCount int64, min, max []any, nullCounts []*int6
 	if i >= 0 && i < len(nullCounts) {
 		nulls = nullCounts[i]
 	}
+	if nulls != nil && (*nulls < 0 || *nulls > rowCount) {
+		// parquet-java records -1 for "not set" (its footer statistics are
+		// dropped whole when a value exceeds 4 KiB) and Java Paimon copies it
+		// into the file stats; a count outside [0, rowCount] says nothing.
+		nulls = nil
+	}
 	switch p.op {
 	case IsNull:
 		return nulls == nil || *nulls > 0
@@ -415,16 +422,31 @@ func (p *Predicate) TestStats(rowCount int64, min, max []any, nullCounts []*int6
 	switch p.field.Type.Root {
 	case types.Float:
 		hi = float32(math.NaN())
-		if x, ok := lo.(float32); ok && x == 0 {
-			lo = float32(math.Copysign(0, -1))
+		if x, ok := lo.(float32); ok && (x == 0 || x != x) {
+			lo = p.minFloatBound(float64(x))
 		}
 	case types.Double:
 		hi = math.NaN()
-		if x, ok := lo.(float64); ok && x == 0 {
-			lo = math.Copysign(0, -1)
+		if x, ok := lo.(float64); ok && (x == 0 || x != x) {
+			lo = p.minFloatBound(x)
 		}
 	}
 	return p.testRange(lo, hi)
+}
+
+// minFloatBound widens a FLOAT/DOUBLE minimum of 0 to -0.0 and a NaN
+// minimum to -Inf: writers (parquet-mr before PARQUET-1222, a running min
+// seeded with NaN) have recorded NaN minima for columns holding numbers, so
+// a NaN minimum bounds nothing. The result keeps the column's Go type.
+func (p *Predicate) minFloatBound(x float64) any {
+	b := math.Copysign(0, -1)
+	if x != x {
+		b = math.Inf(-1)
+	}
+	if p.field.Type.Root == types.Float {
+		return float32(b)
+	}
+	return b
 }
 
 // testRange decides a leaf on inclusive bounds lo ≤ v ≤ hi (non-null).

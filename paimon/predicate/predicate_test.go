@@ -196,12 +196,9 @@ func TestLiteralConversion(t *testing.T) {
 		lit   any
 		want  string
 	}{
-		{"i", int64(1) << 40, "out of range for INT"},
-		{"tiny", 128, "out of range for TINYINT"},
-		{"i", 1.5, "not an integral"},
 		{"i", "5", "not an integer"},
-		{"dec", "1.005", "fraction digits"},
-		{"dec", "123456789", "more digits"},
+		{"i", true, "not an integer"},
+		{"d", "x", "not a number"},
 		{"dt", "2024-13-01", "not a date"},
 		{"s", 5, "cannot be a VARCHAR"},
 		{"nope", 1, `unknown column "nope"`},
@@ -216,8 +213,8 @@ func TestLiteralConversion(t *testing.T) {
 		t.Error("StartsWith on INT accepted")
 	}
 	arr := []types.DataField{{ID: 1, Name: "a", Type: typ(t, "ARRAY<INT>")}}
-	if _, err := NewBuilder(arr).IsNull("a"); !errors.Is(err, types.ErrUnsupported) {
-		t.Errorf("nested column: %v", err)
+	if _, err := NewBuilder(arr).Equal("a", 1); !errors.Is(err, types.ErrUnsupported) {
+		t.Errorf("comparison on a nested column: %v", err)
 	}
 }
 
