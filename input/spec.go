@@ -274,7 +274,7 @@ func Spec() *service.ConfigSpec {
 				Advanced(),
 			service.NewStringAnnotatedEnumField(fieldOnExpired, map[string]string{
 				paimon.ExpiredFail.String():       "Fail to connect with an error naming the expired snapshot.",
-				paimon.ExpiredEarliest.String():   "Resume at the earliest snapshot still present (rows of expired snapshots are lost).",
+				paimon.ExpiredEarliest.String():   "Resume at the earliest snapshot (or long-lived changelog) still present (rows of expired snapshots are lost).",
 				paimon.ExpiredLatestFull.String(): "Start over with a full scan of the latest snapshot (rows may repeat).",
 			}).
 				Description("What to do when the snapshot to resume from no longer exists.").

@@ -502,7 +502,7 @@ func (s *StreamingScan) nextPlan(ctx context.Context) (*StreamPlan, error) {
 			s.ended = true
 			return nil, io.EOF
 		}
-		snap, err := s.t.snapshots.Snapshot(ctx, s.next)
+		snap, err := s.t.history.Snapshot(ctx, s.next)
 		if err != nil {
 			if !isNotExist(err) {
 				return nil, fmt.Errorf("table %s: %w", s.t.name, err)
@@ -548,7 +548,7 @@ func (s *StreamingScan) checkStartWatermark(ctx context.Context) error {
 	if s.b.endWatermark == nil || s.next <= 1 {
 		return nil
 	}
-	snap, err := s.t.snapshots.Snapshot(ctx, s.next-1)
+	snap, err := s.t.history.Snapshot(ctx, s.next-1)
 	if err != nil {
 		if isNotExist(err) {
 			return nil
@@ -608,15 +608,24 @@ func (s *StreamingScan) start(ctx context.Context) (*StreamPlan, error) {
 		s.SetNextSnapshotID(latest + 1)
 		return nil, nil
 	case StartFromSnapshot:
-		s.SetNextSnapshotID(max(s.b.startSnapshot, earliest))
+		// Changes can start at a long-lived changelog whose snapshot expired.
+		from, _, err := t.history.EarliestID(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", t.name, err)
+		}
+		s.SetNextSnapshotID(max(s.b.startSnapshot, min(from, earliest)))
 		return nil, nil
 	case StartFromTimestamp:
-		snap, found, err := sm.EarlierThanTime(ctx, s.b.startTime.UnixMilli())
+		snap, found, err := t.history.EarlierThanTime(ctx, s.b.startTime.UnixMilli())
 		if err != nil {
 			return nil, fmt.Errorf("table %s: %w", t.name, err)
 		}
 		if !found {
-			s.SetNextSnapshotID(earliest)
+			from, _, err := t.history.EarliestID(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("table %s: %w", t.name, err)
+			}
+			s.SetNextSnapshotID(min(from, earliest))
 		} else {
 			s.SetNextSnapshotID(snap.ID + 1)
 		}
@@ -763,7 +772,10 @@ func (s *StreamingScan) onMissing(ctx context.Context) (*StreamPlan, error) {
 			return nil, nil
 		}
 	}
-	earliest, ok, err := sm.EarliestID(ctx)
+	// Expiry is decided against the earliest position a stream can still
+	// read: with long-lived changelogs that is the earliest changelog, not
+	// the earliest snapshot.
+	earliest, ok, err := s.t.history.EarliestID(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.t.name, err)
 	}
@@ -795,5 +807,9 @@ func (s *StreamingScan) onMissing(ctx context.Context) (*StreamPlan, error) {
 		s.expired = &ExpiredSkip{Needed: s.next, Earliest: earliest, Latest: latest, Policy: ExpiredLatestFull}
 		return s.fullPlan(ctx, latest)
 	}
-	return nil, fmt.Errorf("table %s: %s needs snapshot %d, but the earliest snapshot is %d: %w", s.t.name, who, s.next, earliest, ErrExpired)
+	what := "snapshot"
+	if s.t.history.Changelogs() != nil {
+		what = "snapshot or long-lived changelog"
+	}
+	return nil, fmt.Errorf("table %s: %s needs snapshot %d, but the earliest %s is %d: %w", s.t.name, who, s.next, what, earliest, ErrExpired)
 }

@@ -30,6 +30,7 @@ type Table struct {
 	schema    *schema.TableSchema
 	schemas   *schema.Manager
 	snapshots *snapshot.Manager
+	history   *snapshot.History
 	manifests *manifest.Decoder
 }
 
@@ -67,6 +68,15 @@ func openTable(ctx context.Context, fio fileio.FileIO, root, name, branch string
 	if err := checkSupported(s); err != nil {
 		return nil, fmt.Errorf("table %s: %w", name, err)
 	}
+	decoupled, err := s.ChangelogLifecycleDecoupled()
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", name, err)
+	}
+	var changelogs *snapshot.Manager
+	if decoupled {
+		changelogs = snapshot.NewChangelogManager(fio, root, branch).WithWarnings(warn)
+	}
+	t.history = snapshot.NewHistory(t.snapshots, changelogs)
 	return t, nil
 }
 
@@ -117,6 +127,12 @@ func (t *Table) FileIO() fileio.FileIO { return t.fio }
 
 // Snapshots returns the snapshot manager of the table's branch.
 func (t *Table) Snapshots() *snapshot.Manager { return t.snapshots }
+
+// History returns what a streaming read of the table follows: its
+// snapshots and, when the table retains changelogs longer than snapshots
+// (changelog.num-retained.* or changelog.time-retained beyond the snapshot
+// options), the long-lived changelogs of expired snapshots.
+func (t *Table) History() *snapshot.History { return t.history }
 
 // Schemas returns the schema manager of the table's branch.
 func (t *Table) Schemas() *schema.Manager { return t.schemas }

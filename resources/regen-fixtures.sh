@@ -11,6 +11,21 @@ py="${PYTHON:-$here/.venv/bin/python}"
 PY_TABLES="interop.types_single,interop.types_parquet_zstd,interop.types_avro_snappy,interop.part_date_region,interop.part_special_chars,interop.bucket4,interop.evolution,interop.overwrite,demo.orders"
 JAVA_TABLES="${JAVA_TABLES:-javagen.ts_decimal,javagen.avro_types,javagen.part_legacy,javagen.path_dir,javagen.commits,javagen.branchy}"
 
+# PK_GROUP=<name> PK_TABLES=javapk.a,javapk.b regenerates only those primary-key tables into
+# fixtures/pk, their cases in fixtures/pk/cases-pk-<name>.json, and leaves every other committed
+# file alone (tests/interop loads cases-pk*.json). A full run (no PK_GROUP) rewrites everything.
+if [[ -n "${PK_GROUP:-}" ]]; then
+  [[ -n "${PK_TABLES:-}" ]] || { echo "PK_GROUP needs PK_TABLES" >&2; exit 2; }
+  for t in ${PK_TABLES//,/ }; do
+    rm -rf "$out/pk/warehouse/${t%%.*}.db/${t#*.}" "$out/pk/expected/$t"
+  done
+  (cd "$here/java" && mvn -q -o -B compile exec:java -Dexec.mainClass=org.connectpaimon.gen.JavaPkGen \
+    -Dexec.args="--warehouse $out/pk/warehouse --expected $out/pk/expected --cases $out/pk/cases-pk-$PK_GROUP.json --tables $PK_TABLES")
+  find "$out/pk" -name '.*.crc' -delete
+  du -sh "$out/pk"
+  exit 0
+fi
+
 rm -rf "$out"
 mkdir -p "$out"
 "$py" "$here/pygen/gen_append.py" --warehouse "$out/warehouse" --expected "$out/expected" \

@@ -460,7 +460,8 @@ func consumersReset(c *cli.Context, sio stdio) error {
 		// As Flink's reset_consumer procedure: the position must name a
 		// snapshot that exists, or the consumer would fail (expired) or wait
 		// for a snapshot that may never come.
-		ok, err := ot.tbl.Snapshots().Exists(c.Context, next)
+		// A long-lived changelog (its snapshot expired) is a valid position.
+		ok, err := ot.tbl.History().Exists(c.Context, next)
 		if err != nil {
 			return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
 		}
@@ -490,6 +491,9 @@ func snapshotRange(ctx context.Context, tbl *paimon.Table) string {
 		return "the snapshot range is unknown"
 	case !okLo || !okHi:
 		return "the table has no snapshot"
+	}
+	if from, ok, err := tbl.History().EarliestID(ctx); err == nil && ok && from < lo {
+		return fmt.Sprintf("the table holds long-lived changelogs from %d and snapshots %d..%d", from, lo, hi)
 	}
 	return fmt.Sprintf("the table holds snapshots %d..%d", lo, hi)
 }

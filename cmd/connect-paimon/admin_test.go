@@ -500,3 +500,17 @@ func TestAdminHelp(t *testing.T) {
 		t.Errorf("reset help:\n%s", out)
 	}
 }
+
+// A long-lived changelog is a position a consumer can be reset to: its snapshot expired, but a
+// stream reads the changelog (javapk.pk_ll_input keeps snapshots 8..9, changelogs 1..7).
+func TestConsumersResetToLongLivedChangelog(t *testing.T) {
+	wh := t.TempDir()
+	testenv.CopyTree(t, filepath.Join("../../resources/fixtures/pk/warehouse", "javapk.db", "pk_ll_input"), filepath.Join(wh, "javapk.db", "pk_ll_input"))
+	tf := []string{"--warehouse", wh, "--table", "javapk.pk_ll_input"}
+	cmd := func(args ...string) []string { return append(append([]string{"paimon", "consumers"}, args...), tf...) }
+	mustRun(t, cmd("reset", "c1", "--next", "3")...)
+	if n, ok := consumerFile(t, filepath.Join(wh, "javapk.db", "pk_ll_input", "consumer", "consumer-c1")); !ok || n != 3 {
+		t.Fatalf("consumer-c1 = %d, %v; want 3", n, ok)
+	}
+	mustFail(t, "(the table holds long-lived changelogs from 1 and snapshots 8..9)", cmd("reset", "c2", "--next", "12")...)
+}

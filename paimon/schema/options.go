@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +29,13 @@ const (
 	OptChainTableEnabled      = "chain-table.enabled"
 	OptStreamingReadOverwrite = "streaming-read-overwrite"
 	OptConsumerExpirationTime = "consumer.expiration-time"
+
+	OptSnapshotNumRetainedMin  = "snapshot.num-retained.min"
+	OptSnapshotNumRetainedMax  = "snapshot.num-retained.max"
+	OptSnapshotTimeRetained    = "snapshot.time-retained"
+	OptChangelogNumRetainedMin = "changelog.num-retained.min"
+	OptChangelogNumRetainedMax = "changelog.num-retained.max"
+	OptChangelogTimeRetained   = "changelog.time-retained"
 )
 
 // DefaultPartitionName is Java's partition.default-name default: the
@@ -160,6 +168,54 @@ func (s *TableSchema) ConsumerExpirationTime() (d time.Duration, ok bool) {
 		return 0, false
 	}
 	return d, ok
+}
+
+// Java's defaults of the snapshot retention options; the changelog ones
+// default to them.
+const (
+	defaultSnapshotNumRetainedMin = 10
+	defaultSnapshotNumRetainedMax = math.MaxInt32
+	defaultSnapshotTimeRetained   = time.Hour
+)
+
+// ChangelogLifecycleDecoupled reports whether changelogs outlive their
+// snapshots (Java's CoreOptions.changelogLifecycleDecoupled): a changelog
+// retention option exceeds the snapshot one. Java then moves an expiring
+// snapshot to changelog/changelog-<id>, and streaming reads continue from
+// there, so the reader must look in that directory before it calls a
+// position expired.
+func (s *TableSchema) ChangelogLifecycleDecoupled() (bool, error) {
+	snapMin, err := s.IntOption(OptSnapshotNumRetainedMin, defaultSnapshotNumRetainedMin)
+	if err != nil {
+		return false, err
+	}
+	snapMax, err := s.IntOption(OptSnapshotNumRetainedMax, defaultSnapshotNumRetainedMax)
+	if err != nil {
+		return false, err
+	}
+	snapTime, ok, err := s.DurationOption(OptSnapshotTimeRetained)
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		snapTime = defaultSnapshotTimeRetained
+	}
+	clMin, err := s.IntOption(OptChangelogNumRetainedMin, snapMin)
+	if err != nil {
+		return false, err
+	}
+	clMax, err := s.IntOption(OptChangelogNumRetainedMax, snapMax)
+	if err != nil {
+		return false, err
+	}
+	clTime, ok, err := s.DurationOption(OptChangelogTimeRetained)
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		clTime = snapTime
+	}
+	return clMax > snapMax || clTime > snapTime || clMin > snapMin, nil
 }
 
 // ParseDuration parses Java Paimon's duration syntax (TimeUtils.parseDuration):

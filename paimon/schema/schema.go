@@ -169,6 +169,9 @@ func (s *TableSchema) validate() error {
 	if _, _, err := s.DurationOption(OptConsumerExpirationTime); err != nil {
 		return err
 	}
+	if _, err := s.ChangelogLifecycleDecoupled(); err != nil {
+		return err
+	}
 	for _, k := range s.BucketKeys() {
 		if !seen[k] {
 			return fmt.Errorf("bucket key %q is not a column", k)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // Hint file names in snapshot/. They hold a decimal id and may lag behind
@@ -27,7 +28,16 @@ const hintReadAttempts = 3
 // deletes snapshots while it reads (Java's EARLIEST_SNAPSHOT_DEFAULT_RETRY_NUM).
 const earliestRetries = 300
 
-var snapshotFileRE = regexp.MustCompile(`^snapshot-(\d+)$`)
+// File name prefixes of the two directories a Manager can read.
+const (
+	snapshotPrefix  = "snapshot-"
+	changelogPrefix = "changelog-"
+)
+
+var (
+	snapshotFileRE  = regexp.MustCompile(`^snapshot-(\d+)$`)
+	changelogFileRE = regexp.MustCompile(`^changelog-(\d+)$`)
+)
 
 // branchRoot returns the metadata root of a branch: the table root for the
 // main branch (blank or "main"), else <root>/branch/branch-<name>. A
@@ -39,12 +49,15 @@ func branchRoot(tableRoot, branch string) string {
 	return fileio.Join(tableRoot, "branch", "branch-"+branch)
 }
 
-// Manager reads the snapshots of one branch of a table. It keeps no state:
+// Manager reads the snapshots of one branch of a table, or, made by
+// NewChangelogManager, its long-lived changelogs. It keeps no state:
 // snapshot files can be expired or, after a rollback, replaced, so every
 // call looks at storage. It is safe for concurrent use.
 type Manager struct {
-	fio fileio.FileIO
-	dir string
+	fio    fileio.FileIO
+	dir    string
+	prefix string         // snapshotPrefix or changelogPrefix
+	nameRE *regexp.Regexp // matches prefix<n>
 	// warn, when set, is told about a hint file that exists but cannot be
 	// used (the snapshot is then found by listing).
 	warn func(msg string)
@@ -61,58 +74,82 @@ func (m *Manager) WithWarnings(warn func(msg string)) *Manager {
 // NewManager returns a Manager for branch ("" or "main" for the main
 // branch) of the table at tableRoot.
 func NewManager(fio fileio.FileIO, tableRoot, branch string) *Manager {
-	return &Manager{fio: fio, dir: fileio.Join(branchRoot(tableRoot, branch), "snapshot")}
+	return &Manager{fio: fio, dir: fileio.Join(branchRoot(tableRoot, branch), "snapshot"),
+		prefix: snapshotPrefix, nameRE: snapshotFileRE}
 }
 
-// Dir is the snapshot directory this Manager reads.
+// NewChangelogManager returns a Manager for the long-lived changelogs of
+// branch: <branch root>/changelog/changelog-<id>, which Java writes when a
+// snapshot expires while its changelog is retained longer (options
+// changelog.num-retained.* / changelog.time-retained beyond the snapshot
+// ones). A changelog file is the expired snapshot's JSON, so every method
+// of Manager applies; its base manifest list is gone, only the delta and
+// changelog lists remain readable. Its hints live in the changelog
+// directory under the same names as snapshot hints.
+func NewChangelogManager(fio fileio.FileIO, tableRoot, branch string) *Manager {
+	return &Manager{fio: fio, dir: fileio.Join(branchRoot(tableRoot, branch), "changelog"),
+		prefix: changelogPrefix, nameRE: changelogFileRE}
+}
+
+// Dir is the snapshot (or changelog) directory this Manager reads.
 func (m *Manager) Dir() string { return m.dir }
 
-// SnapshotPath returns the path of snapshot-<id>.
-func (m *Manager) SnapshotPath(id int64) string {
-	return fileio.Join(m.dir, "snapshot-"+strconv.FormatInt(id, 10))
+// what names the files in errors.
+func (m *Manager) what() string {
+	if m.prefix == changelogPrefix {
+		return "changelog"
+	}
+	return "snapshot"
 }
 
-// Snapshot reads snapshot-<id>. A missing file is an error wrapping
-// fileio.ErrNotExist that names the path.
+// SnapshotPath returns the path of snapshot-<id> (changelog-<id>).
+func (m *Manager) SnapshotPath(id int64) string {
+	return fileio.Join(m.dir, m.prefix+strconv.FormatInt(id, 10))
+}
+
+// Snapshot reads snapshot-<id> (changelog-<id>). A missing file is an error
+// wrapping fileio.ErrNotExist that names the path.
 func (m *Manager) Snapshot(ctx context.Context, id int64) (*Snapshot, error) {
 	path := m.SnapshotPath(id)
 	data, err := m.fio.ReadFile(ctx, path)
 	if err != nil {
-		return nil, fmt.Errorf("read snapshot %s: %w", path, err)
+		return nil, fmt.Errorf("read %s %s: %w", m.what(), path, err)
 	}
 	s, err := Parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("read snapshot %s: %w", path, err)
+		return nil, fmt.Errorf("read %s %s: %w", m.what(), path, err)
 	}
 	if s.ID != id {
-		return nil, fmt.Errorf("read snapshot %s: file holds snapshot id %d", path, s.ID)
+		return nil, fmt.Errorf("read %s %s: file holds snapshot id %d: %w", m.what(), path, s.ID, types.ErrCorrupt)
 	}
 	return s, nil
 }
 
-// Exists reports whether snapshot-<id> exists, with one Exists call.
+// Exists reports whether snapshot-<id> (changelog-<id>) exists, with one
+// Exists call.
 func (m *Manager) Exists(ctx context.Context, id int64) (bool, error) {
 	path := m.SnapshotPath(id)
 	ok, err := m.fio.Exists(ctx, path)
 	if err != nil {
-		return false, fmt.Errorf("check snapshot %s: %w", path, err)
+		return false, fmt.Errorf("check %s %s: %w", m.what(), path, err)
 	}
 	return ok, nil
 }
 
-// ListIDs returns the ids of all snapshot files in ascending order, ignoring
-// temp files and any name that is not exactly snapshot-<n>.
+// ListIDs returns the ids of all snapshot (changelog) files in ascending
+// order, ignoring temp files and any name that is not exactly
+// snapshot-<n> (changelog-<n>).
 func (m *Manager) ListIDs(ctx context.Context) ([]int64, error) {
 	infos, err := m.fio.List(ctx, m.dir)
 	if err != nil {
-		return nil, fmt.Errorf("list snapshots in %s: %w", m.dir, err)
+		return nil, fmt.Errorf("list %ss in %s: %w", m.what(), m.dir, err)
 	}
 	var ids []int64
 	for _, fi := range infos {
 		if fi.IsDir {
 			continue
 		}
-		sm := snapshotFileRE.FindStringSubmatch(fi.Name)
+		sm := m.nameRE.FindStringSubmatch(fi.Name)
 		if sm == nil {
 			continue
 		}
@@ -146,12 +183,12 @@ func (m *Manager) readHint(ctx context.Context, name string) (int64, bool) {
 		}
 		id, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
 		if err != nil || id <= 0 {
-			m.warnf("snapshot hint %s holds %q, not a snapshot id; finding the snapshot by listing %s", path, truncate(data), m.dir)
+			m.warnf("%s hint %s holds %q, not a snapshot id; finding the %s by listing %s", m.what(), path, truncate(data), m.what(), m.dir)
 			return 0, false
 		}
 		return id, true
 	}
-	m.warnf("snapshot hint %s unreadable after %d attempts (%v); finding the snapshot by listing %s", path, hintReadAttempts, last, m.dir)
+	m.warnf("%s hint %s unreadable after %d attempts (%v); finding the %s by listing %s", m.what(), path, hintReadAttempts, last, m.what(), m.dir)
 	return 0, false
 }
 
@@ -289,17 +326,24 @@ var errMissing = errors.New("snapshot vanished")
 // timeSearch lists the snapshots once and binary-searches them by commit
 // time. Listing makes gaps (expired or rolled-back ids) harmless.
 type timeSearch struct {
-	m     *Manager
+	src   idSource
 	ids   []int64
 	cache map[int]*Snapshot
 }
 
-func (m *Manager) newTimeSearch(ctx context.Context) (*timeSearch, error) {
-	ids, err := m.ListIDs(ctx)
+// idSource is what a time search reads: a Manager, or a History that
+// also holds the long-lived changelogs.
+type idSource interface {
+	ListIDs(ctx context.Context) ([]int64, error)
+	Snapshot(ctx context.Context, id int64) (*Snapshot, error)
+}
+
+func newTimeSearch(ctx context.Context, src idSource) (*timeSearch, error) {
+	ids, err := src.ListIDs(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &timeSearch{m: m, ids: ids, cache: map[int]*Snapshot{}}, nil
+	return &timeSearch{src: src, ids: ids, cache: map[int]*Snapshot{}}, nil
 }
 
 func (ts *timeSearch) at(ctx context.Context, i int) (*Snapshot, error) {
@@ -309,7 +353,7 @@ func (ts *timeSearch) at(ctx context.Context, i int) (*Snapshot, error) {
 		}
 		return s, nil
 	}
-	s, err := ts.m.Snapshot(ctx, ts.ids[i])
+	s, err := ts.src.Snapshot(ctx, ts.ids[i])
 	if err != nil {
 		if fileio.IsNotExist(err) {
 			ts.cache[i] = nil
@@ -345,8 +389,8 @@ func (ts *timeSearch) firstIndex(ctx context.Context, pred func(*Snapshot) bool)
 
 // lastBefore returns the snapshot just before the first one satisfying
 // pred, if it still exists.
-func (m *Manager) lastBefore(ctx context.Context, pred func(*Snapshot) bool) (*Snapshot, bool, error) {
-	ts, err := m.newTimeSearch(ctx)
+func lastBefore(ctx context.Context, src idSource, pred func(*Snapshot) bool) (*Snapshot, bool, error) {
+	ts, err := newTimeSearch(ctx, src)
 	if err != nil {
 		return nil, false, err
 	}
@@ -368,20 +412,20 @@ func (m *Manager) lastBefore(ctx context.Context, pred func(*Snapshot) bool) (*S
 // EarlierOrEqualTime returns the newest snapshot committed at or before
 // millis (epoch milliseconds); ok is false when every snapshot is newer.
 func (m *Manager) EarlierOrEqualTime(ctx context.Context, millis int64) (*Snapshot, bool, error) {
-	return m.lastBefore(ctx, func(s *Snapshot) bool { return s.TimeMillis > millis })
+	return lastBefore(ctx, m, func(s *Snapshot) bool { return s.TimeMillis > millis })
 }
 
 // EarlierThanTime returns the newest snapshot committed strictly before
 // millis; ok is false when none is. Java's from-timestamp streaming start
 // reads the snapshots after this one.
 func (m *Manager) EarlierThanTime(ctx context.Context, millis int64) (*Snapshot, bool, error) {
-	return m.lastBefore(ctx, func(s *Snapshot) bool { return s.TimeMillis >= millis })
+	return lastBefore(ctx, m, func(s *Snapshot) bool { return s.TimeMillis >= millis })
 }
 
 // LaterOrEqualTime returns the oldest snapshot committed at or after
 // millis; ok is false when every snapshot is older.
 func (m *Manager) LaterOrEqualTime(ctx context.Context, millis int64) (*Snapshot, bool, error) {
-	ts, err := m.newTimeSearch(ctx)
+	ts, err := newTimeSearch(ctx, m)
 	if err != nil {
 		return nil, false, err
 	}

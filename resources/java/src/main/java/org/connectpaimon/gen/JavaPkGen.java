@@ -102,6 +102,9 @@ public final class JavaPkGen {
         TABLES.put("pk_agg_seqfield", g -> PkSeqGroupTables.seqField(g, "pk_agg_seqfield", "aggregation", Map.of()));
         TABLES.put("pk_cross", PkBucketModeTables::cross);
         TABLES.put("pk_postpone", PkBucketModeTables::postpone);
+        TABLES.put("pk_ll_input", g -> ChangelogTables.longLived(g, "pk_ll_input", "input"));
+        TABLES.put("pk_ll_none", g -> ChangelogTables.longLived(g, "pk_ll_none", "none"));
+        TABLES.put("pk_ll_lookup", g -> ChangelogTables.longLived(g, "pk_ll_lookup", "lookup"));
     }
 
     public static void main(String[] args) throws Exception {
@@ -164,7 +167,9 @@ public final class JavaPkGen {
     void dumpAll(String name) throws Exception {
         Table t = catalog.getTable(Identifier.create(DB, name));
         long latest = t.latestSnapshot().orElseThrow().id();
-        for (long s = 1; s <= latest; s++) dumpBatch(t, name, s);
+        // Snapshots before the earliest expired (tables with a short snapshot retention).
+        long earliest = ((FileStoreTable) t).snapshotManager().earliestSnapshotId();
+        for (long s = earliest; s <= latest; s++) dumpBatch(t, name, s);
         for (String mode : STREAM_MODES) dumpStream(t, name, mode, latest);
     }
 
