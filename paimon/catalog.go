@@ -15,11 +15,16 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 )
 
-// Catalog is a filesystem catalog: databases are <warehouse>/<db>.db
-// directories and tables are their sub-directories holding schema files.
+// Catalog is where tables are found: a filesystem catalog (databases are
+// <warehouse>/<db>.db directories and tables are their sub-directories
+// holding schema files, the default) or a REST catalog (WithREST: a server
+// says which tables exist, where each lives and with which credentials).
 type Catalog struct {
 	warehouse string
 	fio       fileio.FileIO
+	// rest is the REST catalog behind this one; nil for a filesystem
+	// catalog.
+	rest *restCatalog
 	// closer is the storage client the catalog opened itself (an object
 	// store's); nil for local storage and for WithFileIO, whose caller owns
 	// the FileIO.
@@ -36,6 +41,7 @@ type catalogConfig struct {
 	fio     fileio.FileIO
 	storage objstore.Options
 	warn    func(string)
+	rest    *RESTOptions
 }
 
 // WithWarnings reports problems the catalog's tables recover from but an
@@ -64,6 +70,9 @@ func OpenCatalog(ctx context.Context, warehouse string, opts ...CatalogOption) (
 	var cfg catalogConfig
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if cfg.rest != nil {
+		return openREST(ctx, warehouse, cfg)
 	}
 	if warehouse == "" {
 		return nil, errors.New("open catalog: empty warehouse path")
@@ -105,6 +114,11 @@ func OpenCatalog(ctx context.Context, warehouse string, opts ...CatalogOption) (
 // than once.
 func (c *Catalog) Close() error {
 	c.closeOnce.Do(func() {
+		if c.rest != nil {
+			if err := c.rest.close(); err != nil {
+				c.closeErr = fmt.Errorf("close catalog %s: %w", c.warehouse, err)
+			}
+		}
 		if c.closer != nil {
 			if err := c.closer.Close(); err != nil {
 				c.closeErr = fmt.Errorf("close catalog %s: %w", c.warehouse, err)
@@ -114,14 +128,20 @@ func (c *Catalog) Close() error {
 	return c.closeErr
 }
 
-// Warehouse returns the warehouse root.
+// Warehouse returns the warehouse root; for a REST catalog the warehouse
+// name the server's configuration settled on.
 func (c *Catalog) Warehouse() string { return c.warehouse }
 
-// FileIO returns the catalog's storage.
+// FileIO returns the catalog's storage; nil for a REST catalog, whose
+// tables each have their own (Table.FileIO).
 func (c *Catalog) FileIO() fileio.FileIO { return c.fio }
 
-// ListDatabases lists the databases (directories named <db>.db), sorted.
+// ListDatabases lists the databases (directories named <db>.db, or the
+// REST catalog's answer), sorted.
 func (c *Catalog) ListDatabases(ctx context.Context) ([]string, error) {
+	if c.rest != nil {
+		return c.rest.client.ListDatabases(ctx)
+	}
 	ents, err := c.fio.List(ctx, c.warehouse)
 	if err != nil {
 		return nil, fmt.Errorf("list databases in %s: %w", c.warehouse, err)
@@ -141,6 +161,9 @@ func (c *Catalog) ListDatabases(ctx context.Context) ([]string, error) {
 func (c *Catalog) ListTables(ctx context.Context, db string) ([]string, error) {
 	if err := validateName(db); err != nil {
 		return nil, fmt.Errorf("database %q: %w", db, err)
+	}
+	if c.rest != nil {
+		return c.rest.client.ListTables(ctx, db)
 	}
 	dbPath := fileio.Join(c.warehouse, db+".db")
 	ents, err := c.fio.List(ctx, dbPath)
@@ -207,6 +230,9 @@ func (c *Catalog) GetTable(ctx context.Context, name string, opts ...TableOption
 		if err := validateName(cfg.branch); err != nil {
 			return nil, fmt.Errorf("branch %q: %w", cfg.branch, err)
 		}
+	}
+	if c.rest != nil {
+		return c.rest.getTable(ctx, db, tbl, cfg.branch, c.warn)
 	}
 	root := fileio.Join(c.warehouse, db+".db", tbl)
 	return openTable(ctx, c.fio, root, db+"."+tbl, cfg.branch, c.warn)

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/restcatalog"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -17,7 +18,8 @@ var ErrCorrupt = types.ErrCorrupt
 // not parse or names no column), a missing table, warehouse, branch or file,
 // a feature the reader refuses (ErrUnsupported), corrupt metadata
 // (ErrCorrupt), or a position that is gone (ErrExpired, ErrRecreated), a consumer another
-// writer uses (ErrConsumerConflict).
+// writer uses (ErrConsumerConflict), a REST catalog's refusal (401, 403, 404, 409 and
+// other 4xx but 408/429, 501), malformed answer or invalid catalog option.
 // Everything else — I/O errors, timeouts, 5xx answers after the object
 // store's own retries — is transient: a caller retries it with back-off.
 // An unknown error is transient on purpose: retrying a permanent one costs
@@ -34,5 +36,6 @@ func IsPermanent(err error) bool {
 		errors.Is(err, ErrCorrupt) ||
 		errors.Is(err, ErrExpired) ||
 		errors.Is(err, ErrRecreated) ||
-		errors.Is(err, ErrConsumerConflict)
+		errors.Is(err, ErrConsumerConflict) ||
+		restcatalog.IsPermanent(err)
 }

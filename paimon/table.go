@@ -60,10 +60,15 @@ func openTable(ctx context.Context, fio fileio.FileIO, root, name, branch string
 	if err != nil {
 		return nil, fmt.Errorf("open table %s: %w", name, err)
 	}
+	return newTable(fio, root, name, branch, s, schemas, snapshot.NewManager(fio, root, branch).WithWarnings(warn), warn)
+}
+
+// newTable assembles a table whose latest schema is known: read from the
+// schema directory (filesystem catalog) or given by a REST catalog.
+func newTable(fio fileio.FileIO, root, name, branch string, s *schema.TableSchema, schemas *schema.Manager, snapshots *snapshot.Manager, warn func(string)) (*Table, error) {
 	t := &Table{
 		fio: fio, root: root, name: name, branch: branch, schema: s, schemas: schemas,
-		snapshots: snapshot.NewManager(fio, root, branch).WithWarnings(warn),
-		manifests: manifest.NewDecoder(),
+		snapshots: snapshots, manifests: manifest.NewDecoder(),
 	}
 	if err := checkSupported(s); err != nil {
 		return nil, fmt.Errorf("table %s: %w", name, err)

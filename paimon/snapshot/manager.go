@@ -61,6 +61,24 @@ type Manager struct {
 	// warn, when set, is told about a hint file that exists but cannot be
 	// used (the snapshot is then found by listing).
 	warn func(msg string)
+	// latest, when set, is asked for the newest snapshot instead of the
+	// directory (WithLatestLoader).
+	latest LatestLoader
+}
+
+// LatestLoader returns the newest snapshot of a branch from somewhere other
+// than its directory — a REST catalog that manages snapshots (Java's
+// SnapshotLoader); ok is false when the branch has none.
+type LatestLoader func(ctx context.Context) (s *Snapshot, ok bool, err error)
+
+// WithLatestLoader makes Latest and LatestID ask load, as Java's
+// SnapshotManager asks its catalog's SnapshotLoader: where a catalog
+// commits snapshots, the catalog (not a LATEST hint or a listing) is the
+// authority on which one is newest. Snapshots by id, the earliest one and
+// time travel still read the directory, as in Java. It returns m.
+func (m *Manager) WithLatestLoader(load LatestLoader) *Manager {
+	m.latest = load
+	return m
 }
 
 // WithWarnings makes the manager report hint files it has to ignore to
@@ -211,6 +229,13 @@ func truncate(b []byte) string {
 // snapshot-<hint+1> does not (the hint is written after the snapshot and can
 // lag); otherwise the directory is listed.
 func (m *Manager) LatestID(ctx context.Context) (int64, bool, error) {
+	if m.latest != nil {
+		s, ok, err := m.latest(ctx)
+		if err != nil || !ok {
+			return 0, false, err
+		}
+		return s.ID, true, nil
+	}
 	if h, ok := m.readHint(ctx, LatestHint); ok {
 		next, err := m.Exists(ctx, h+1)
 		if err != nil {
@@ -264,6 +289,9 @@ func (m *Manager) EarliestID(ctx context.Context) (int64, bool, error) {
 // A snapshot that vanishes between finding and reading it (a concurrent
 // rollback) makes it look again, a few times.
 func (m *Manager) Latest(ctx context.Context) (*Snapshot, bool, error) {
+	if m.latest != nil {
+		return m.latest(ctx)
+	}
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		id, ok, err := m.LatestID(ctx)
