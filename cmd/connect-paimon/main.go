@@ -15,6 +15,9 @@ import (
 
 	// The input registers itself on import; lint.go uses it by name.
 	"github.com/connect-paimon/connect-paimon/input"
+	// Outputs, metrics and tracers Connect users expect, built here on
+	// open libraries (Connect's own are not open source).
+	_ "github.com/connect-paimon/connect-paimon/internal/outputs/kafka"
 )
 
 func main() {

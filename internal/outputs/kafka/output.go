@@ -1,0 +1,449 @@
+package kafka
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redpanda-data/benthos/v4/public/service"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl"
+	"github.com/twmb/franz-go/pkg/sasl/oauth"
+	"github.com/twmb/franz-go/pkg/sasl/plain"
+	"github.com/twmb/franz-go/pkg/sasl/scram"
+)
+
+// output is one kafka_franz output: a kgo client made on Connect and the
+// per-message interpolations.
+type output struct {
+	opts      []kgo.Opt
+	topic     *service.InterpolatedString
+	key       *service.InterpolatedString
+	partition *service.InterpolatedString
+	timestamp *service.InterpolatedString
+	headers   *service.MetadataFilter
+	tombstone bool
+	timeout   time.Duration
+	log       *service.Logger
+
+	mu     sync.RWMutex
+	client *kgo.Client
+}
+
+func newFromConfig(conf *service.ParsedConfig, mgr *service.Resources) (service.BatchOutput, service.BatchPolicy, int, error) {
+	var pol service.BatchPolicy
+	maxInFlight, err := conf.FieldMaxInFlight()
+	if err != nil {
+		return nil, pol, 0, err
+	}
+	if pol, err = conf.FieldBatchPolicy(fBatching); err != nil {
+		return nil, pol, 0, err
+	}
+	o, err := newOutput(conf, mgr.Logger())
+	if err != nil {
+		return nil, pol, 0, err
+	}
+	return o, pol, maxInFlight, nil
+}
+
+// newOutput builds the output from its parsed config (without batching and
+// max in flight, which Benthos applies around it); tests drive WriteBatch
+// on it directly.
+func newOutput(conf *service.ParsedConfig, log *service.Logger) (*output, error) {
+	o := &output{log: log}
+	var err error
+
+	brokers, err := conf.FieldStringList(fSeedBrokers)
+	if err != nil {
+		return nil, err
+	}
+	var seeds []string
+	for _, b := range brokers {
+		for _, s := range strings.Split(b, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				seeds = append(seeds, s)
+			}
+		}
+	}
+	if len(seeds) == 0 {
+		return nil, fmt.Errorf("%s: at least one seed broker is required", fSeedBrokers)
+	}
+	if o.topic, err = conf.FieldInterpolatedString(fTopic); err != nil {
+		return nil, err
+	}
+	if conf.Contains(fKey) {
+		if o.key, err = conf.FieldInterpolatedString(fKey); err != nil {
+			return nil, err
+		}
+	}
+	if conf.Contains(fTimestampMs) {
+		if o.timestamp, err = conf.FieldInterpolatedString(fTimestampMs); err != nil {
+			return nil, err
+		}
+	}
+	if conf.Contains(fMetadata) {
+		if o.headers, err = conf.FieldMetadataFilter(fMetadata); err != nil {
+			return nil, err
+		}
+	}
+	if o.tombstone, err = conf.FieldBool(fTombstones); err != nil {
+		return nil, err
+	}
+	if o.timeout, err = conf.FieldDuration(fTimeout); err != nil {
+		return nil, err
+	}
+
+	clientID, err := conf.FieldString(fClientID)
+	if err != nil {
+		return nil, err
+	}
+	rack, err := conf.FieldString(fRackID)
+	if err != nil {
+		return nil, err
+	}
+	maxMsg, err := conf.FieldInt(fMaxMessageBytes)
+	if err != nil {
+		return nil, err
+	}
+	maxWrite, err := conf.FieldInt(fBrokerMaxBytes)
+	if err != nil {
+		return nil, err
+	}
+	metaAge, err := conf.FieldDuration(fMetadataMaxAge)
+	if err != nil {
+		return nil, err
+	}
+	o.opts = []kgo.Opt{
+		kgo.SeedBrokers(seeds...),
+		kgo.ClientID(clientID),
+		kgo.ProducerBatchMaxBytes(int32(maxMsg)),
+		kgo.BrokerMaxWriteBytes(int32(maxWrite)),
+		kgo.MetadataMaxAge(metaAge),
+		// The batch timeout bounds each WriteBatch through its context;
+		// the produce request itself must not give up earlier.
+		kgo.ProduceRequestTimeout(o.timeout),
+		kgo.WithLogger(kgoLogger{log}),
+	}
+	if rack != "" {
+		o.opts = append(o.opts, kgo.Rack(rack))
+	}
+	if auto, err := conf.FieldBool(fAutoTopics); err != nil {
+		return nil, err
+	} else if auto {
+		o.opts = append(o.opts, kgo.AllowAutoTopicCreation())
+	}
+
+	idempotent, err := conf.FieldBool(fIdempotentWrite)
+	if err != nil {
+		return nil, err
+	}
+	acks, err := conf.FieldString(fAcks)
+	if err != nil {
+		return nil, err
+	}
+	if idempotent && acks != "all" {
+		return nil, fmt.Errorf("%s: %q needs %s: false (idempotent producing requires acks from all in-sync replicas)", fAcks, acks, fIdempotentWrite)
+	}
+	if !idempotent {
+		o.opts = append(o.opts, kgo.DisableIdempotentWrite())
+	}
+	switch acks {
+	case "all":
+		o.opts = append(o.opts, kgo.RequiredAcks(kgo.AllISRAcks()))
+	case "leader":
+		o.opts = append(o.opts, kgo.RequiredAcks(kgo.LeaderAck()))
+	case "none":
+		o.opts = append(o.opts, kgo.RequiredAcks(kgo.NoAck()))
+	default:
+		return nil, fmt.Errorf("%s: unknown value %q (all, leader, none)", fAcks, acks)
+	}
+
+	if conf.Contains(fPartitioner) {
+		p, err := conf.FieldString(fPartitioner)
+		if err != nil {
+			return nil, err
+		}
+		var part kgo.Partitioner
+		switch p {
+		case "murmur2_hash":
+			part = kgo.StickyKeyPartitioner(nil)
+		case "round_robin":
+			part = kgo.RoundRobinPartitioner()
+		case "least_backup":
+			part = kgo.LeastBackupPartitioner()
+		case "manual":
+			part = kgo.ManualPartitioner()
+			if !conf.Contains(fPartition) {
+				return nil, fmt.Errorf("%s: required with %s: manual", fPartition, fPartitioner)
+			}
+			if o.partition, err = conf.FieldInterpolatedString(fPartition); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("%s: unknown value %q", fPartitioner, p)
+		}
+		o.opts = append(o.opts, kgo.RecordPartitioner(part))
+	}
+	if o.partition == nil && conf.Contains(fPartition) {
+		return nil, fmt.Errorf("%s: only used with %s: manual", fPartition, fPartitioner)
+	}
+
+	if conf.Contains(fCompression) {
+		c, err := conf.FieldString(fCompression)
+		if err != nil {
+			return nil, err
+		}
+		var codec kgo.CompressionCodec
+		switch c {
+		case "lz4":
+			codec = kgo.Lz4Compression()
+		case "snappy":
+			codec = kgo.SnappyCompression()
+		case "gzip":
+			codec = kgo.GzipCompression()
+		case "zstd":
+			codec = kgo.ZstdCompression()
+		case "none":
+			codec = kgo.NoCompression()
+		default:
+			return nil, fmt.Errorf("%s: unknown value %q", fCompression, c)
+		}
+		o.opts = append(o.opts, kgo.ProducerBatchCompression(codec))
+	}
+
+	tlsConf, tlsOn, err := conf.FieldTLSToggled(fTLS)
+	if err != nil {
+		return nil, err
+	}
+	if tlsOn {
+		o.opts = append(o.opts, kgo.DialTLSConfig(tlsConf))
+	}
+	mechs, err := saslMechanisms(conf)
+	if err != nil {
+		return nil, err
+	}
+	if len(mechs) > 0 {
+		o.opts = append(o.opts, kgo.SASL(mechs...))
+	}
+	return o, nil
+}
+
+func saslMechanisms(conf *service.ParsedConfig) ([]sasl.Mechanism, error) {
+	if !conf.Contains(fSASL) {
+		return nil, nil
+	}
+	list, err := conf.FieldObjectList(fSASL)
+	if err != nil {
+		return nil, err
+	}
+	var out []sasl.Mechanism
+	for i, c := range list {
+		mech, err := c.FieldString(fSASLMechanism)
+		if err != nil {
+			return nil, err
+		}
+		user, err := c.FieldString(fSASLUsername)
+		if err != nil {
+			return nil, err
+		}
+		pass, err := c.FieldString(fSASLPassword)
+		if err != nil {
+			return nil, err
+		}
+		switch mech {
+		case "", "none":
+			continue
+		case "PLAIN":
+			out = append(out, plain.Auth{User: user, Pass: pass}.AsMechanism())
+		case "SCRAM-SHA-256":
+			out = append(out, scram.Auth{User: user, Pass: pass}.AsSha256Mechanism())
+		case "SCRAM-SHA-512":
+			out = append(out, scram.Auth{User: user, Pass: pass}.AsSha512Mechanism())
+		case "OAUTHBEARER":
+			tok, err := c.FieldString(fSASLToken)
+			if err != nil {
+				return nil, err
+			}
+			var ext map[string]string
+			if c.Contains(fSASLExt) {
+				if ext, err = c.FieldStringMap(fSASLExt); err != nil {
+					return nil, err
+				}
+			}
+			out = append(out, oauth.Auth{Token: tok, Extensions: ext}.AsMechanism())
+		default:
+			return nil, fmt.Errorf("%s[%d].%s: unsupported mechanism %q (none, PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER)", fSASL, i, fSASLMechanism, mech)
+		}
+	}
+	return out, nil
+}
+
+// Connect creates the client and checks that a broker answers, so a wrong
+// address is reported at start rather than as a timed-out first batch.
+func (o *output) Connect(ctx context.Context) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.client != nil {
+		return nil
+	}
+	cl, err := kgo.NewClient(o.opts...)
+	if err != nil {
+		return fmt.Errorf("kafka client: %w", err)
+	}
+	if err := cl.Ping(ctx); err != nil {
+		cl.Close()
+		return fmt.Errorf("kafka brokers unreachable: %w", err)
+	}
+	o.client = cl
+	return nil
+}
+
+// WriteBatch produces every message of b and returns once Kafka answered
+// for each of them: nil when all were acknowledged, otherwise a
+// service.BatchError naming exactly the messages that were not, so only
+// those are replayed.
+func (o *output) WriteBatch(ctx context.Context, b service.MessageBatch) error {
+	o.mu.RLock()
+	cl := o.client
+	o.mu.RUnlock()
+	if cl == nil {
+		return service.ErrNotConnected
+	}
+	recs := make([]*kgo.Record, len(b))
+	for i := range b {
+		r, err := o.record(b, i)
+		if err != nil {
+			// A record that cannot be built (bad interpolation result) is
+			// a configuration or data problem: rejecting the whole batch
+			// keeps the consumer from moving past it.
+			return fmt.Errorf("message %d: %w", i, err)
+		}
+		recs[i] = r
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+
+	errs := make([]error, len(recs))
+	var wg sync.WaitGroup
+	wg.Add(len(recs))
+	for i, r := range recs {
+		cl.Produce(ctx, r, func(_ *kgo.Record, err error) {
+			errs[i] = err
+			wg.Done()
+		})
+	}
+	wg.Wait()
+
+	var berr *service.BatchError
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		if berr == nil {
+			berr = service.NewBatchError(b, fmt.Errorf("kafka did not acknowledge every record: %w", err))
+		}
+		berr.Failed(i, err)
+	}
+	if berr != nil {
+		return berr
+	}
+	return nil
+}
+
+func (o *output) record(b service.MessageBatch, i int) (*kgo.Record, error) {
+	msg := b[i]
+	topic, err := b.TryInterpolatedString(i, o.topic)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", fTopic, err)
+	}
+	if topic == "" {
+		return nil, fmt.Errorf("%s: interpolated to an empty string", fTopic)
+	}
+	value, err := msg.AsBytes()
+	if err != nil {
+		return nil, err
+	}
+	r := &kgo.Record{Topic: topic, Value: value}
+	if len(value) == 0 {
+		if o.tombstone {
+			r.Value = nil
+		} else {
+			r.Value = []byte{}
+		}
+	}
+	if o.key != nil {
+		k, err := b.TryInterpolatedBytes(i, o.key)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", fKey, err)
+		}
+		r.Key = k
+	}
+	if o.partition != nil {
+		s, err := b.TryInterpolatedString(i, o.partition)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", fPartition, err)
+		}
+		p, err := strconv.ParseInt(s, 10, 32)
+		if err != nil || p < 0 {
+			return nil, fmt.Errorf("%s: %q is not a partition number", fPartition, s)
+		}
+		r.Partition = int32(p)
+	}
+	if o.timestamp != nil {
+		s, err := b.TryInterpolatedString(i, o.timestamp)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", fTimestampMs, err)
+		}
+		ms, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q is not an integer of milliseconds", fTimestampMs, s)
+		}
+		r.Timestamp = time.UnixMilli(ms)
+	}
+	if o.headers != nil {
+		_ = o.headers.Walk(msg, func(k, v string) error {
+			r.Headers = append(r.Headers, kgo.RecordHeader{Key: k, Value: []byte(v)})
+			return nil
+		})
+	}
+	return r, nil
+}
+
+// Close flushes nothing: every WriteBatch already waited for its records.
+func (o *output) Close(ctx context.Context) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.client != nil {
+		o.client.Close()
+		o.client = nil
+	}
+	return nil
+}
+
+// kgoLogger forwards franz-go's warnings and errors to the pipeline's
+// logger; its info and debug chatter stays out.
+type kgoLogger struct{ log *service.Logger }
+
+func (l kgoLogger) Level() kgo.LogLevel {
+	if l.log == nil {
+		return kgo.LogLevelNone
+	}
+	return kgo.LogLevelWarn
+}
+
+func (l kgoLogger) Log(level kgo.LogLevel, msg string, kv ...any) {
+	var sb strings.Builder
+	sb.WriteString(msg)
+	for i := 0; i+1 < len(kv); i += 2 {
+		fmt.Fprintf(&sb, " %v=%v", kv[i], kv[i+1])
+	}
+	switch level {
+	case kgo.LogLevelError:
+		l.log.Error(sb.String())
+	default:
+		l.log.Warn(sb.String())
+	}
+}
