@@ -42,6 +42,12 @@ if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaPkGen.java" ]]; the
     -Dexec.args="--warehouse $out/pk/warehouse --expected $out/pk/expected --cases $out/pk/cases-pk.json")
 fi
 
+# Merge engines across lookup-compacted levels and the aggregate functions (tests/interop/pk_merge_test.go).
+if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaPkMergeGen.java" ]]; then
+  (cd "$here/java" && mvn -q -o -B compile exec:java -Dexec.mainClass=org.connectpaimon.gen.JavaPkMergeGen \
+    -Dexec.args="--warehouse $out/pk-merge/warehouse --expected $out/pk-merge/expected --cases $out/pk-merge/cases-pk.json")
+fi
+
 # Generated tables carry absolute-path-free metadata, but drop hint files that only speed up
 # lookups and any writer temp files so the committed tree is deterministic in shape.
 find "$out" -name '.*.crc' -delete

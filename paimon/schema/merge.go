@@ -29,6 +29,7 @@ const (
 	OptPartialUpdateRemoveOnSeqGrp = "partial-update.remove-record-on-sequence-group"
 	OptAggregationRemoveOnDelete   = "aggregation.remove-record-on-delete"
 	OptDefaultAggregateFunction    = "fields.default-aggregate-function"
+	OptForceLookup                 = "force-lookup"
 )
 
 // ignoreDeleteKeys are ignore-delete and its fallback keys
@@ -113,6 +114,14 @@ type MergeOptions struct {
 	RemoveOnSequenceGroup map[string]bool
 	// AggregationRemoveOnDelete is aggregation.remove-record-on-delete.
 	AggregationRemoveOnDelete bool
+	// LookupLevels is set when Java wraps the merge function in its
+	// LookupMergeFunction (CoreOptions.needLookup: changelog-producer=lookup,
+	// deletion vectors or force-lookup; first-row needs lookup too but is
+	// never wrapped). Lookup compaction writes a key's merged value into a
+	// lower level while the older copy stays in a higher one, so of a key's
+	// records above level 0 only the one of the lowest level may be merged:
+	// the others are already contained in it.
+	LookupLevels bool
 }
 
 // SequenceGroup is one partial-update sequence group: the Members are
@@ -230,6 +239,17 @@ func parseMergeOptions(s *TableSchema) (*MergeOptions, error) {
 			c.AggregationRemoveOnDelete = b && c.Engine == MergeEngineAggregation
 		}
 	}
+	forceLookup, err := s.BoolOption(OptForceLookup, false)
+	if err != nil {
+		return nil, fmt.Errorf("primary-key table (schema %d): %w", s.ID, err)
+	}
+	dv, err := s.BoolOption(OptDeletionVectorsEnabled, false)
+	if err != nil {
+		return nil, fmt.Errorf("primary-key table (schema %d): %w", s.ID, err)
+	}
+	// LookupMergeFunction.wrap leaves first-row alone: its function already
+	// keeps the oldest record.
+	c.LookupLevels = c.Engine != MergeEngineFirstRow && (s.ChangelogProducer() == "lookup" || dv || forceLookup)
 	for _, k := range []string{OptSequenceSnapshotOrdering, OptDeletionVectorsMergeOnRead, OptPKClusteringOverride} {
 		if b, err := s.BoolOption(k, false); err != nil {
 			return nil, fmt.Errorf("primary-key table (schema %d): %w", s.ID, err)

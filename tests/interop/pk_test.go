@@ -66,6 +66,13 @@ func TestPKFixtures(t *testing.T) {
 // TestPKLive regenerates the primary-key tables with Java Paimon (Maven) and compares.
 // Opt-in with PAIMON_INTEROP=1, like TestLive.
 func TestPKLive(t *testing.T) {
+	runPKCases(t, livePKGen(t, "JavaPkGen"))
+}
+
+// livePKGen runs one primary-key generator of resources/java (org.connectpaimon.gen.<class>)
+// into a temporary directory laid out like resources/fixtures/pk and returns it. Opt-in with
+// PAIMON_INTEROP=1; without Maven it is testenv.Unavailable.
+func livePKGen(t *testing.T, class string) string {
 	testenv.OptIn(t, "PAIMON_INTEROP", "live PK interop suite (Java Paimon regenerates the tables)")
 	if _, err := exec.LookPath("mvn"); err != nil {
 		testenv.Unavailable(t, "LIVE PK INTEROP SUITE NOT RUN: no Maven: "+err.Error())
@@ -76,14 +83,14 @@ func TestPKLive(t *testing.T) {
 	}
 	out := t.TempDir()
 	cmd := exec.Command("mvn", "-q", "-B", "-o", "compile", "exec:java",
-		"-Dexec.mainClass=org.connectpaimon.gen.JavaPkGen",
+		"-Dexec.mainClass=org.connectpaimon.gen."+class,
 		"-Dexec.args=--warehouse "+filepath.Join(out, "warehouse")+" --expected "+filepath.Join(out, "expected")+
 			" --cases "+filepath.Join(out, "cases-pk.json"))
 	cmd.Dir = javaDir
 	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("JavaPkGen: %v\n%s", err, b)
+		t.Fatalf("%s: %v\n%s", class, err, b)
 	}
-	runPKCases(t, out)
+	return out
 }
 
 // loadPKCases reads cases-pk.json and every cases-pk-<group>.json beside it: a group of tables

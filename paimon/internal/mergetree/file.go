@@ -54,6 +54,9 @@ type batch struct {
 	seq  *array.Int64
 	kind *array.Int8
 	n    int
+	// level is the LSM level of the file the batch came from: the lookup
+	// merge (LookupMergeFunction) picks records by it.
+	level int32
 }
 
 func (b *batch) release() {
@@ -69,7 +72,8 @@ func (b *batch) rowKind(i int) RowKind { return RowKind(b.kind.Value(i)) }
 // fileSource streams one data file as batches of the needed columns
 // followed by the two system columns.
 type fileSource struct {
-	r *datafile.Reader
+	r     *datafile.Reader
+	level int32
 }
 
 // openFile opens one key-value data file through the one data-file read
@@ -79,7 +83,7 @@ func openFile(ctx context.Context, f *split.DataFile, o *datafile.Options) (*fil
 	if err != nil {
 		return nil, err
 	}
-	return &fileSource{r: r}, nil
+	return &fileSource{r: r, level: f.Meta.Level}, nil
 }
 
 // next returns the next batch, or io.EOF.
@@ -90,7 +94,7 @@ func (fs *fileSource) next(ctx context.Context) (*batch, error) {
 	}
 	n := int(rec.NumRows())
 	nc := int(rec.NumCols())
-	b := &batch{rec: rec, n: n, cols: rec.Columns()[:nc-2]}
+	b := &batch{rec: rec, n: n, cols: rec.Columns()[:nc-2], level: fs.level}
 	seq, ok1 := rec.Column(nc - 2).(*array.Int64)
 	kind, ok2 := rec.Column(nc - 1).(*array.Int8)
 	path := fs.r.Path()

@@ -156,6 +156,7 @@ type Reader struct {
 
 	// merge state
 	heap    runHeap
+	group   []rowRef // the records of the key being merged, in merge order
 	mf      mergeFunc
 	writers []*colWriter
 	kinds   *array.Int8Builder
@@ -612,18 +613,23 @@ func (r *Reader) nextMerged() (arrow.RecordBatch, error) {
 
 // mergeOneKey folds all records of the smallest key and appends the
 // result, if any, to the pending output.
+//
+// It does what Java's read stack does with one key: a key with a single
+// record returns that record as it is (ReducerMergeFunctionWrapper never
+// calls the merge function then; a retract is dropped by DropDeleteReader);
+// in lookup mode (MergeOptions.LookupLevels) only the level-0 records and
+// the record of the lowest level above 0 reach the merge function
+// (LookupMergeFunction.getResult), in merge order.
 func (r *Reader) mergeOneKey(mh mergeHeap) error {
 	first := r.heap[0].ref()
-	r.mf.reset()
+	r.group = r.group[:0]
 	for len(r.heap) > 0 {
 		top := r.heap[0]
 		ref := top.ref()
 		if r.compareKey(ref, first) != 0 {
 			break
 		}
-		if err := r.mf.add(ref); err != nil {
-			return fmt.Errorf("merge bucket %d: %w", r.sp.Bucket, err)
-		}
+		r.group = append(r.group, ref)
 		ok, err := r.advance(top)
 		if err != nil {
 			return err
@@ -635,9 +641,18 @@ func (r *Reader) mergeOneKey(mh mergeHeap) error {
 			top.close()
 		}
 	}
-	kind, ok, err := r.mf.emit(r.writers, r.l.outCols)
-	if err != nil {
-		return fmt.Errorf("merge bucket %d: %w", r.sp.Bucket, err)
+	var (
+		kind RowKind
+		ok   bool
+		err  error
+	)
+	if len(r.group) == 1 {
+		kind, ok = r.emitAsIs(r.group[0])
+	} else {
+		kind, ok, err = r.mergeGroup()
+		if err != nil {
+			return fmt.Errorf("merge bucket %d: %w", r.sp.Bucket, err)
+		}
 	}
 	if ok {
 		r.pending++
@@ -646,6 +661,40 @@ func (r *Reader) mergeOneKey(mh mergeHeap) error {
 		}
 	}
 	return nil
+}
+
+// emitAsIs appends a key's only record unmerged, unless it is a retract.
+func (r *Reader) emitAsIs(ref rowRef) (RowKind, bool) {
+	k := ref.kind()
+	if k.IsRetract() {
+		return 0, false
+	}
+	for j, w := range r.writers {
+		w.appendRef(ref.b.cols[r.l.outCols[j]], ref.i)
+	}
+	return k, true
+}
+
+// mergeGroup folds the records of r.group with the merge engine.
+func (r *Reader) mergeGroup() (RowKind, bool, error) {
+	hi := -1 // LookupMergeFunction.pickHighLevel: the first of the lowest level > 0
+	if r.cfg.LookupLevels {
+		for i, ref := range r.group {
+			if lv := ref.b.level; lv > 0 && (hi < 0 || lv < r.group[hi].b.level) {
+				hi = i
+			}
+		}
+	}
+	r.mf.reset()
+	for i, ref := range r.group {
+		if r.cfg.LookupLevels && ref.b.level > 0 && i != hi {
+			continue
+		}
+		if err := r.mf.add(ref); err != nil {
+			return 0, false, err
+		}
+	}
+	return r.mf.emit(r.writers, r.l.outCols)
 }
 
 // flush turns the pending rows into a record batch and releases the

@@ -151,6 +151,47 @@ func TestMergeOrder(t *testing.T) {
 	}
 }
 
+// TestLookupLevels pins Java's read of a lookup-mode bucket
+// (LookupMergeFunction under ReducerMergeFunctionWrapper): of a key's
+// records above level 0 only the lowest level's is merged, together with
+// every level-0 record in merge order; a key with one record is returned as
+// it is (its kind kept, a lone retract dropped), never run through the
+// merge function. Without lookup every record is merged.
+func TestLookupLevels(t *testing.T) {
+	dir := t.TempDir()
+	I, UA, D := int8(0), int8(2), int8(3)
+	files := []split.DataFile{
+		// Key 1: 5 at level 5, lookup-compacted to 12 at level 4 and
+		// 20 at level 3 (each holding the one above), then two level-0
+		// deltas. Key 2: one -D. Key 3: one +U. Key 4: level 5 and
+		// level 4 only.
+		writeRun(t, dir, 0, 5, []kv{{1, 1, I, int64(5)}, {4, 2, I, int64(40)}}),
+		writeRun(t, dir, 1, 4, []kv{{1, 3, I, int64(12)}, {4, 4, I, int64(41)}}),
+		writeRun(t, dir, 2, 3, []kv{{1, 5, I, int64(20)}}),
+		writeRun(t, dir, 3, 0, []kv{{1, 6, I, int64(3)}, {2, 7, D, int64(9)}}),
+		writeRun(t, dir, 4, 0, []kv{{1, 8, I, int64(4)}, {3, 9, UA, int64(30)}}),
+	}
+	agg := `,"merge-engine":"aggregation","fields.v.aggregate-function":"sum"`
+	for _, c := range []struct {
+		opts string
+		want []string
+	}{
+		{agg + `,"changelog-producer":"lookup"`, []string{"+I 1 27", "+U 3 30", "+I 4 41"}},
+		{agg + `,"force-lookup":"true"`, []string{"+I 1 27", "+U 3 30", "+I 4 41"}},
+		{agg + `,"deletion-vectors.enabled":"true"`, []string{"+I 1 27", "+U 3 30", "+I 4 41"}},
+		{agg, []string{"+I 1 44", "+U 3 30", "+I 4 81"}},
+		{`,"changelog-producer":"lookup"`, []string{"+I 1 4", "+U 3 30", "+I 4 41"}},
+	} {
+		got, err := mergeRuns(t, kvSchema(t, c.opts), files, 2)
+		if err != nil {
+			t.Fatalf("%s: %v", c.opts, err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: got %v, want %v", c.opts, got, c.want)
+		}
+	}
+}
+
 // TestBadValueKind: a _VALUE_KIND outside 0..3 is an error naming the file.
 func TestBadValueKind(t *testing.T) {
 	f := writeRun(t, t.TempDir(), 0, 0, []kv{{1, 1, 7, int64(1)}})

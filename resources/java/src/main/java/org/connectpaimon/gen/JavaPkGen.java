@@ -73,7 +73,8 @@ public final class JavaPkGen {
         this.tmp = tmp;
     }
 
-    private interface TableGen {
+    /** Writes one table and dumps Java's reads of it. */
+    interface TableGen {
         void run(JavaPkGen g) throws Exception;
     }
 
@@ -108,6 +109,14 @@ public final class JavaPkGen {
     }
 
     public static void main(String[] args) throws Exception {
+        run(args, TABLES, "resources/java JavaPkGen");
+    }
+
+    /**
+     * Writes the tables (all, or those named by --tables) and the cases file. Other generators
+     * with their own table sets (JavaPkMergeGen) share this driver and the javapk database.
+     */
+    static void run(String[] args, Map<String, TableGen> tables, String generator) throws Exception {
         Map<String, String> a = new HashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) a.put(args[i], args[i + 1]);
         if (!a.containsKey("--warehouse") || !a.containsKey("--expected") || !a.containsKey("--cases")) {
@@ -118,7 +127,7 @@ public final class JavaPkGen {
             only = new HashSet<>();
             for (String t : a.get("--tables").split(",")) only.add(t.startsWith(DB + ".") ? t.substring(DB.length() + 1) : t);
             for (String t : only) {
-                if (!TABLES.containsKey(t)) throw new IllegalArgumentException("unknown table " + t + " (known: " + TABLES.keySet() + ")");
+                if (!tables.containsKey(t)) throw new IllegalArgumentException("unknown table " + t + " (known: " + tables.keySet() + ")");
             }
         }
         Path wh = Paths.get(a.get("--warehouse")).toAbsolutePath();
@@ -127,7 +136,7 @@ public final class JavaPkGen {
         try (Catalog cat = CatalogFactory.createCatalog(CatalogContext.create(new org.apache.paimon.fs.Path(wh.toString())))) {
             cat.createDatabase(DB, true);
             JavaPkGen g = new JavaPkGen(cat, Paths.get(a.get("--expected")), tmp);
-            for (Map.Entry<String, TableGen> e : TABLES.entrySet()) {
+            for (Map.Entry<String, TableGen> e : tables.entrySet()) {
                 if (only != null && !only.contains(e.getKey())) continue;
                 cat.dropTable(Identifier.create(DB, e.getKey()), true);
                 e.getValue().run(g);
@@ -135,7 +144,7 @@ public final class JavaPkGen {
             }
             String version = org.apache.paimon.Snapshot.class.getPackage().getImplementationVersion();
             try (Writer w = Files.newBufferedWriter(Paths.get(a.get("--cases")), StandardCharsets.UTF_8)) {
-                w.write("{\"generator\":\"resources/java JavaPkGen\",\"writer_version\":\"java paimon "
+                w.write("{\"generator\":" + Canon.str(generator) + ",\"writer_version\":\"java paimon "
                         + (version == null ? "1.3.1" : version) + "\",\n\"streams\":[\n" + String.join(",\n", g.streams)
                         + "\n],\n\"cases\":[\n" + String.join(",\n", g.cases) + "\n]}\n");
             }
@@ -149,6 +158,11 @@ public final class JavaPkGen {
         Identifier id = Identifier.create(DB, name);
         catalog.createTable(id, schema, false);
         return new PkWriter(catalog, id, tmp);
+    }
+
+    /** A second writer on javapk.name with dynamic options under its own commit user. */
+    PkWriter writer(String name, Map<String, String> dynamicOptions, String commitUser) throws Exception {
+        return new PkWriter(catalog, Identifier.create(DB, name), tmp, dynamicOptions, commitUser);
     }
 
     /** The table javapk.name as the catalog loads it now (for writers beyond PkWriter). */

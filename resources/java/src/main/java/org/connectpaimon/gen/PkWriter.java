@@ -30,6 +30,8 @@ final class PkWriter implements AutoCloseable {
     private final Catalog catalog;
     private final Identifier id;
     private final Path tmp;
+    private final Map<String, String> dynamicOptions;
+    private final String commitUser;
     private final Map<BinaryRow, TreeSet<Integer>> written = new LinkedHashMap<>();
     private Table table;
     private IOManager io;
@@ -38,15 +40,26 @@ final class PkWriter implements AutoCloseable {
     private long identifier = 1;
 
     PkWriter(Catalog catalog, Identifier id, Path tmp) throws Exception {
+        this(catalog, id, tmp, Map.of(), COMMIT_USER);
+    }
+
+    /**
+     * A writer with dynamic table options (e.g. write-only=true: level-0 files that no
+     * compaction touches) under its own commit user, beside the table's main writer.
+     */
+    PkWriter(Catalog catalog, Identifier id, Path tmp, Map<String, String> dynamicOptions, String commitUser) throws Exception {
         this.catalog = catalog;
         this.id = id;
         this.tmp = tmp;
+        this.dynamicOptions = dynamicOptions;
+        this.commitUser = commitUser;
         open();
     }
 
     private void open() throws Exception {
         table = catalog.getTable(id);
-        StreamWriteBuilder wb = table.newStreamWriteBuilder().withCommitUser(COMMIT_USER);
+        if (!dynamicOptions.isEmpty()) table = table.copy(dynamicOptions);
+        StreamWriteBuilder wb = table.newStreamWriteBuilder().withCommitUser(commitUser);
         // Lookup compaction (changelog-producer=lookup, deletion vectors, first-row) spills
         // through the IOManager; without one Java refuses to build those writers.
         io = IOManager.create(tmp.toString());
