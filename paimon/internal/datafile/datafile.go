@@ -142,6 +142,12 @@ func Open(ctx context.Context, f *split.DataFile, o *Options) (*Reader, error) {
 	}
 	r.schema = out
 	fo := format.Options{Fields: fileFields, BatchSize: o.BatchSize, Alloc: o.Alloc, FileSize: meta.FileSize}
+	// Java reads ORC LTZ values by the table's current option.
+	legacyLTZ, err := o.ReadSchema.BoolOption("orc.timestamp-ltz.legacy.type", true)
+	if err != nil {
+		return nil, err
+	}
+	fo.ORCTimestampLTZNonLegacy = !legacyLTZ
 	if o.Filter != nil {
 		fo.RowGroupFilter = r.rowGroupMayMatch
 	}

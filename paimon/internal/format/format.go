@@ -1,4 +1,4 @@
-// Package format reads Paimon data files (Parquet and Avro) into Arrow record
+// Package format reads Paimon data files (Parquet, ORC and Avro) into Arrow record
 // batches shaped by arrowconv.Schema of the requested fields, so callers see
 // one in-memory representation whichever writer (Java Paimon, pypaimon)
 // produced the file and whichever physical encoding it chose.
@@ -32,9 +32,9 @@ type Options struct {
 	// Fields to read, as the FILE's schema knows them (name and type from
 	// schema-<_SCHEMA_ID>), in output order.
 	Fields []types.DataField
-	// RowGroupFilter, if set, is asked for each Parquet row group; false
-	// skips it. Stats are aligned with Fields. Avro files have no row groups
-	// and never call it.
+	// RowGroupFilter, if set, is asked for each Parquet row group and each
+	// ORC stripe; false skips it. Stats are aligned with Fields. Avro files
+	// have no row groups and never call it.
 	RowGroupFilter func(RowGroupStats) bool
 	// Deleted, if set, reports physical row positions (0-based in the file)
 	// removed by a deletion vector; such rows never appear in the output.
@@ -47,6 +47,11 @@ type Options struct {
 	// FileSize, when positive, is the file's size as the manifest records
 	// it; object stores then skip the request that would fetch it.
 	FileSize int64
+	// ORCTimestampLTZNonLegacy is the table option
+	// orc.timestamp-ltz.legacy.type=false (the zero value is Paimon's
+	// default, true): it says how ORC files hold TIMESTAMP WITH LOCAL TIME
+	// ZONE values, which Java reads back accordingly.
+	ORCTimestampLTZNonLegacy bool
 }
 
 // RowGroupStats are the footer statistics of one Parquet row group, aligned
@@ -115,7 +120,7 @@ func FormatOf(path string) (string, error) {
 }
 
 // Open opens one data file for reading. The format comes from the file name
-// (FormatOf). ORC and the non-managed formats are refused with an error
+// (FormatOf). The non-managed formats are refused with an error
 // wrapping types.ErrUnsupported.
 func Open(ctx context.Context, fio fileio.FileIO, path string, opts Options) (Reader, error) {
 	f, err := FormatOf(path)
@@ -134,7 +139,7 @@ func Open(ctx context.Context, fio fileio.FileIO, path string, opts Options) (Re
 	case Avro:
 		return openAvro(ctx, fio, path, opts)
 	case ORC:
-		return nil, fmt.Errorf("ORC data files are not supported yet: %s: %w", path, types.ErrUnsupported)
+		return openORC(ctx, fio, path, opts)
 	}
 	return nil, fmt.Errorf("data file format %q is not supported yet: %s: %w", f, path, types.ErrUnsupported)
 }

@@ -304,15 +304,8 @@ func TestFormatOf(t *testing.T) {
 	}
 }
 
-func TestORCRefused(t *testing.T) {
-	_, err := Open(context.Background(), localIO(t), "/nowhere/data-1.orc", Options{})
-	if !errors.Is(err, types.ErrUnsupported) || !strings.Contains(err.Error(), "ORC data files are not supported yet: /nowhere/data-1.orc") {
-		t.Fatalf("err = %v", err)
-	}
-}
-
 func TestMissingFile(t *testing.T) {
-	for _, p := range []string{"/nonexistent/x.parquet", "/nonexistent/x.avro"} {
+	for _, p := range []string{"/nonexistent/x.parquet", "/nonexistent/x.avro", "/nonexistent/x.orc"} {
 		_, err := Open(context.Background(), localIO(t), p, Options{})
 		if !fileio.IsNotExist(err) || !strings.Contains(err.Error(), p) {
 			t.Errorf("%s: err = %v", p, err)
