@@ -9,7 +9,7 @@ py="${PYTHON:-$here/.venv/bin/python}"
 
 # Keep this list small: the committed set should stay well under 3 MB.
 PY_TABLES="interop.types_single,interop.types_parquet_zstd,interop.types_avro_snappy,interop.part_date_region,interop.part_special_chars,interop.bucket4,interop.evolution,interop.overwrite,demo.orders"
-JAVA_TABLES="${JAVA_TABLES:-javagen.ts_decimal,javagen.avro_types,javagen.part_legacy,javagen.path_dir,javagen.commits,javagen.branchy}"
+JAVA_TABLES="${JAVA_TABLES:-javagen.ts_decimal,javagen.avro_types,javagen.part_legacy,javagen.path_dir,javagen.commits,javagen.branchy,javagen.orc_zstd,javagen.orc_lz4,javagen.orc_stripes,javagen.orc_bucket,javagen.orc_evolve,javagen.orc_switch}"
 
 # PK_GROUP=<name> PK_TABLES=javapk.a,javapk.b regenerates only those primary-key tables into
 # fixtures/pk, their cases in fixtures/pk/cases-pk-<name>.json, and leaves every other committed

@@ -554,14 +554,14 @@ func (c *timestampColumn) read(b array.Builder, n int, parent []bool) error {
 		case arrow.Millisecond:
 			v = millis
 		case arrow.Microsecond:
-			if millis > math.MaxInt64/1000-1 || millis < math.MinInt64/1000+1 {
+			if millis > math.MaxInt64/1000 || millis < math.MinInt64/1000 || millis*1000 > math.MaxInt64-sub/1000 {
 				return fmt.Errorf("timestamp of %d ms overflows microseconds: %w", millis, types.ErrUnsupported)
 			}
 			v = millis*1000 + sub/1000
 		case arrow.Nanosecond:
 			// Arrow nanoseconds end at 1677-09-21 and 2262-04-11; a wrapped
 			// value would be a wrong row, so refuse (as for Parquet INT96).
-			if millis > math.MaxInt64/1_000_000-1 || millis < math.MinInt64/1_000_000+1 {
+			if millis > math.MaxInt64/1_000_000 || millis < math.MinInt64/1_000_000 || millis*1_000_000 > math.MaxInt64-sub {
 				return fmt.Errorf("timestamp of %d ms is outside the nanosecond range 1677-09-21..2262-04-11 that TIMESTAMP(7..9) is read into: %w", millis, types.ErrUnsupported)
 			}
 			v = millis*1_000_000 + sub

@@ -61,6 +61,10 @@ final class Canon {
             case CHAR: case VARCHAR: return str(r.getString(i).toString());
             case BINARY: case VARBINARY: return str("b64:" + Base64.getEncoder().encodeToString(r.getBinary(i)));
             case DATE: return str(LocalDate.ofEpochDay(r.getInt(i)).toString());
+            case TIME_WITHOUT_TIME_ZONE: {
+                int ms = r.getInt(i);
+                return str(String.format("%02d:%02d:%02d.%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000));
+            }
             case TIMESTAMP_WITHOUT_TIME_ZONE:
                 return str(ts(r.getTimestamp(i, ((TimestampType) t).getPrecision()), false));
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
