@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/redpanda-data/benthos/v4/public/service"
 
+	"github.com/connect-paimon/connect-paimon/internal/rowjson"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -87,12 +89,13 @@ func (s *tableSource) Next(ctx context.Context) (*Plan, error) {
 	if latest, ok, err := s.tbl.Snapshots().LatestID(ctx); err == nil && ok {
 		plan.LatestSnapshotID = latest
 	}
+	units := s.partitionUnits()
 	for _, x := range sp.Splits {
 		out := &Split{Bucket: x.Bucket(), Handle: x, Partition: map[string]any{}}
 		keys, vals := x.PartitionKeys(), x.Partition()
 		for i, k := range keys {
 			if i < len(vals) {
-				out.Partition[k] = metaValue(vals[i])
+				out.Partition[k] = metaValue(vals[i], units[k])
 			}
 		}
 		out.FileCount, out.Bytes = x.FileCount(), x.Bytes()
@@ -127,9 +130,28 @@ func (s *tableSource) PrimaryKeys() []string { return s.tbl.Schema().PrimaryKeys
 // connections).
 func (s *tableSource) Close() error { return s.cat.Close() }
 
+// partitionUnits maps each TIMESTAMP/TIMESTAMP_LTZ partition column to
+// its Arrow type, the one its body column has.
+func (s *tableSource) partitionUnits() map[string]*arrow.TimestampType {
+	fields := s.tbl.Schema().PartitionFields()
+	sch, err := paimon.ArrowSchema(fields)
+	if err != nil {
+		return nil // the read fails on the same schema, naming the column
+	}
+	out := map[string]*arrow.TimestampType{}
+	for _, f := range sch.Fields() {
+		if tt, ok := f.Type.(*arrow.TimestampType); ok {
+			out[f.Name] = tt
+		}
+	}
+	return out
+}
+
 // metaValue turns a partition value into one Bloblang understands; exact
-// decimals and calendar values become their canonical strings.
-func metaValue(v any) any {
+// decimals and calendar values become their canonical strings, timestamps
+// the text the body holds (ts, their column's Arrow type: a TIMESTAMP has no
+// zone and gets no "Z", digits per precision).
+func metaValue(v any, ts *arrow.TimestampType) any {
 	switch x := v.(type) {
 	case nil, string, bool, int64, float64, []byte:
 		return x
@@ -148,7 +170,24 @@ func metaValue(v any) any {
 	case types.TimeValue:
 		return x.String()
 	case types.TimestampValue:
-		return x.Time()
+		if ts == nil {
+			return x.String()
+		}
+		var e int64
+		switch ts.Unit {
+		case arrow.Second:
+			e = x.Millis / 1000
+			if x.Millis%1000 < 0 {
+				e--
+			}
+		case arrow.Millisecond:
+			e = x.Millis
+		case arrow.Microsecond:
+			e = x.Millis*1000 + int64(x.NanoOfMilli)/1000
+		default:
+			e = x.Millis*1_000_000 + int64(x.NanoOfMilli)
+		}
+		return rowjson.TimestampText(e, ts.Unit, ts.TimeZone != "")
 	}
 	return fmt.Sprint(v)
 }

@@ -99,7 +99,7 @@ The row as a JSON object keyed by column name, with every Paimon type mapped wit
 - ` + "`paimon_commit_kind`" + `: ` + "`APPEND`, `COMPACT`, `OVERWRITE` or `ANALYZE`" + `
 - ` + "`paimon_commit_time`" + `: timestamp of the snapshot commit
 - ` + "`paimon_schema_id`" + `: int, the table schema of the snapshot
-- ` + "`paimon_partition`" + `: object of partition column values (empty for unpartitioned tables)
+- ` + "`paimon_partition`" + `: object of partition column values (empty for unpartitioned tables); decimals, dates and timestamps as the strings the body holds (a TIMESTAMP without zone has no ` + "`Z`" + `)
 - ` + "`paimon_bucket`" + `: int
 - ` + "`paimon_table`" + `: ` + "`db.table`" + `
 - ` + "`paimon_file`" + `: the data file the split was read from (the first one when a split merges several)

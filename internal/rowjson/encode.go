@@ -766,3 +766,12 @@ func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
+
+// TimestampText is the text a message body holds for a TIMESTAMP (zoned
+// false) or TIMESTAMP_LTZ (zoned true) value v in unit, without the JSON
+// quotes: metadata that carries the same value (paimon_partition) uses it so
+// that the two never disagree on zone or digits.
+func TimestampText(v int64, unit arrow.TimeUnit, zoned bool) string {
+	b := appendTimestamp(nil, v, unit, zoned, &dayCache{})
+	return string(b[1 : len(b)-1])
+}

@@ -210,7 +210,7 @@ func castScalar(arr arrow.Array, from, to types.DataType, target arrow.DataType,
 	case from.IsString():
 		return fromStringCast(arr, to, target, mem)
 	case from.IsTimestamp() && to.IsTimestamp():
-		return mapTimestamp(arr, to, target, mem), nil
+		return mapTimestamp(arr, from, to, target, mem), nil
 	case from.IsTimestamp() && to.Root == types.Date:
 		b := array.NewDate32Builder(mem)
 		defer b.Release()
@@ -221,7 +221,16 @@ func castScalar(arr arrow.Array, from, to types.DataType, target arrow.DataType,
 				b.AppendNull()
 				continue
 			}
-			b.Append(arrow.Date32(floorDiv(toMillis(int64(ts.Value(i)), unit), 86_400_000)))
+			ms := toMillis(int64(ts.Value(i)), unit)
+			if from.Root == types.Timestamp {
+				// Java's TimestampToDateCastRule divides the millisecond count
+				// (int)(ms / MILLIS_PER_DAY): toward zero, so a pre-epoch
+				// TIMESTAMP's date is one day later than its calendar date.
+				// LTZ goes through LocalDateTime (floor).
+				b.Append(arrow.Date32(ms / 86_400_000))
+				continue
+			}
+			b.Append(arrow.Date32(floorDiv(ms, 86_400_000)))
 		}
 		return b.NewArray(), nil
 	case from.IsTimestamp() && to.Root == types.Time:
@@ -235,6 +244,12 @@ func castScalar(arr arrow.Array, from, to types.DataType, target arrow.DataType,
 				continue
 			}
 			ms := toMillis(int64(ts.Value(i)), unit)
+			if from.Root == types.Timestamp {
+				// Java's TimestampToTimeCastRule: (int)(ms % MILLIS_PER_DAY),
+				// negative for a pre-epoch TIMESTAMP (LTZ: LocalTime, floor).
+				b.Append(arrow.Time32(ms % 86_400_000))
+				continue
+			}
 			b.Append(arrow.Time32(ms - floorDiv(ms, 86_400_000)*86_400_000))
 		}
 		return b.NewArray(), nil
@@ -286,20 +301,15 @@ func toMillis(v int64, u arrow.TimeUnit) int64 {
 	return v * (1000 / per)
 }
 
-// mapTimestamp changes precision and zone. Lower precision truncates toward
-// negative infinity to the target's digits (Java's Timestamp precision cast
-// keeps floor(millis) and cuts nano digits); TIMESTAMP ↔ TIMESTAMP_LTZ keeps
-// the value because the zone is UTC.
-func mapTimestamp(arr arrow.Array, to types.DataType, target arrow.DataType, mem memory.Allocator) arrow.Array {
+// mapTimestamp changes precision and zone as Java's
+// TimestampToTimestampCastRule does: TIMESTAMP ↔ TIMESTAMP_LTZ keeps the
+// value (the zone is UTC), widening is exact, and narrowing is
+// DateTimeUtils.truncate (javaTruncate).
+func mapTimestamp(arr arrow.Array, from, to types.DataType, target arrow.DataType, mem memory.Allocator) arrow.Array {
 	ts := arr.(*array.Timestamp)
 	fu := ts.DataType().(*arrow.TimestampType).Unit
 	tt := target.(*arrow.TimestampType)
-	f, t := unitsPerSecond(fu), unitsPerSecond(tt.Unit)
-	// digits of the target precision inside the target unit
-	keep := int64(1)
-	for p := to.Precision; p < unitDigits(tt.Unit); p++ {
-		keep *= 10
-	}
+	narrow := to.Precision < from.Precision
 	b := array.NewTimestampBuilder(mem, tt)
 	defer b.Release()
 	b.Reserve(arr.Len())
@@ -308,18 +318,73 @@ func mapTimestamp(arr arrow.Array, to types.DataType, target arrow.DataType, mem
 			b.AppendNull()
 			continue
 		}
-		v := int64(ts.Value(i))
-		if f < t {
-			v *= t / f
-		} else if f > t {
-			v = floorDiv(v, f/t)
+		ms, nano := splitMillis(int64(ts.Value(i)), fu)
+		if narrow {
+			ms, nano = javaTruncate(ms, nano, to.Precision)
 		}
-		if keep > 1 {
-			v = floorDiv(v, keep) * keep
-		}
-		b.UnsafeAppend(arrow.Timestamp(v))
+		b.UnsafeAppend(arrow.Timestamp(joinMillis(ms, nano, tt.Unit)))
 	}
 	return b.NewArray()
+}
+
+// splitMillis splits an epoch value into Paimon's Timestamp fields: floor
+// milliseconds and the nanoseconds within that millisecond (0–999999).
+func splitMillis(v int64, u arrow.TimeUnit) (int64, int64) {
+	switch u {
+	case arrow.Second:
+		return v * 1000, 0
+	case arrow.Millisecond:
+		return v, 0
+	case arrow.Microsecond:
+		ms := floorDiv(v, 1000)
+		return ms, (v - ms*1000) * 1000
+	}
+	ms := floorDiv(v, 1_000_000)
+	return ms, v - ms*1_000_000
+}
+
+// joinMillis is the epoch value in unit u of (ms, nano), floor for units
+// coarser than the value.
+func joinMillis(ms, nano int64, u arrow.TimeUnit) int64 {
+	switch u {
+	case arrow.Second:
+		return floorDiv(ms, 1000)
+	case arrow.Millisecond:
+		return ms
+	case arrow.Microsecond:
+		return ms*1000 + nano/1000
+	}
+	return ms*1_000_000 + nano
+}
+
+// javaTruncate is Java Paimon's DateTimeUtils.truncate(ts, precision),
+// quirks included, because a Java reader shows exactly these values:
+//   - it does nothing when the nano-of-second, written as a decimal integer
+//     without leading zeros, has at most precision digits (5 µs in a
+//     TIMESTAMP(9) → TIMESTAMP(4) cast stays 5 µs);
+//   - for precision ≤ 3 it drops the sub-millisecond part and then zeroes
+//     the last 3 - precision digits of the millisecond count with Java's
+//     division, toward zero: a pre-epoch value moves up, -1.5 s becomes
+//     -1 s at precision 0 (a floor would give -2 s);
+//   - for precision 4–8 it zeroes the last 9 - precision digits of the
+//     (non-negative) nano-of-millisecond: a floor.
+func javaTruncate(ms, nano int64, precision int) (int64, int64) {
+	nanoOfSecond := (ms-floorDiv(ms, 1000)*1000)*1_000_000 + nano
+	if len(strconv.FormatInt(nanoOfSecond, 10)) <= precision {
+		return ms, nano
+	}
+	if precision <= 3 {
+		m := int64(1)
+		for p := precision; p < 3; p++ {
+			m *= 10
+		}
+		return ms / m * m, 0
+	}
+	m := int64(1)
+	for p := precision; p < 9; p++ {
+		m *= 10
+	}
+	return ms, nano / m * m
 }
 
 func unitDigits(u arrow.TimeUnit) int {
