@@ -48,6 +48,12 @@ if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaPkMergeGen.java" ]]
     -Dexec.args="--warehouse $out/pk-merge/warehouse --expected $out/pk-merge/expected --cases $out/pk-merge/cases-pk.json")
 fi
 
+# Stats-mode tables for the pruning property test and Java's timestamp casts (issue 11 items 1, 4).
+if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaStatsGen.java" ]]; then
+  (cd "$here/java" && mvn -q -o -B compile exec:java -Dexec.mainClass=org.connectpaimon.gen.JavaStatsGen \
+    -Dexec.args="--warehouse $out/warehouse --expected $out/expected --cases $out/cases-javastats.json --props $out/props-java.json")
+fi
+
 # Generated tables carry absolute-path-free metadata, but drop hint files that only speed up
 # lookups and any writer temp files so the committed tree is deterministic in shape.
 find "$out" -name '.*.crc' -delete
