@@ -265,6 +265,11 @@ public final class JavaStatsGen {
         for (Map.Entry<String, DataType> e : to.entrySet()) changes.add(SchemaChange.updateColumnType(e.getKey(), e.getValue()));
         cat.alterTable(Identifier.create(DB, "cast_ts"), changes, false);
         t = cat.getTable(Identifier.create(DB, "cast_ts"));
+        // One commit under the new schema, so the latest snapshot's schema is the ALTERed one
+        // (readers that use the snapshot's schema read what Java reads).
+        List<InternalRow> after = new ArrayList<>();
+        after.add(GenericRow.of(100, null, null, null, null, null, null, null, null, null, null, null));
+        write(t, after);
         ReadBuilder rb = t.newReadBuilder();
         RowType rt = t.rowType();
         List<String> lines = new ArrayList<>();
