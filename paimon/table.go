@@ -8,6 +8,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/manifest"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
@@ -112,7 +113,39 @@ func checkSupported(s *schema.TableSchema) error {
 	if _, err := arrowconv.Schema(s.Fields); err != nil {
 		return err
 	}
+	return checkCodecs(s)
+}
+
+// checkCodecs refuses the data-file codecs the format readers cannot
+// decode, for the table's format and codec and any per-level ones
+// ("0:avro,5:parquet"), since a level's files may use any of them.
+func checkCodecs(s *schema.TableSchema) error {
+	formats := append([]string{s.FileFormat()}, perLevel(s.Option("file.format.per.level", ""))...)
+	codecs := map[string][]string{
+		"file.compression":           {s.Option("file.compression", "zstd")},
+		"file.compression.per.level": perLevel(s.Option("file.compression.per.level", "")),
+	}
+	for _, opt := range []string{"file.compression", "file.compression.per.level"} {
+		for _, c := range codecs[opt] {
+			for _, f := range formats {
+				if err := format.CheckCompression(f, opt, c); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	return nil
+}
+
+// perLevel returns the values of a "level:value,..." option.
+func perLevel(opt string) []string {
+	var vs []string
+	for _, lv := range strings.Split(opt, ",") {
+		if _, v, ok := strings.Cut(lv, ":"); ok {
+			vs = append(vs, strings.TrimSpace(v))
+		}
+	}
+	return vs
 }
 
 // Name returns "db.table".

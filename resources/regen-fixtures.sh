@@ -26,6 +26,20 @@ if [[ -n "${PK_GROUP:-}" ]]; then
   exit 0
 fi
 
+# JAVA_GROUP=<name> JAVA_TABLES=javagen.a,... likewise for JavaGen tables: fixtures/warehouse,
+# fixtures/expected and fixtures/cases-java-<name>.json (tests/interop loads cases*.json).
+if [[ -n "${JAVA_GROUP:-}" ]]; then
+  [[ -n "${JAVA_TABLES:-}" ]] || { echo "JAVA_GROUP needs JAVA_TABLES" >&2; exit 2; }
+  for t in ${JAVA_TABLES//,/ }; do
+    rm -rf "$out/warehouse/${t%%.*}.db/${t#*.}" "$out/expected/$t"
+  done
+  (cd "$here/java" && mvn -q -o -B compile exec:java \
+    -Dexec.args="--warehouse $out/warehouse --expected $out/expected --cases $out/cases-java-$JAVA_GROUP.json --tables $JAVA_TABLES")
+  find "$out/warehouse" -name '.*.crc' -delete
+  du -sh "$out/warehouse"
+  exit 0
+fi
+
 rm -rf "$out"
 mkdir -p "$out"
 "$py" "$here/pygen/gen_append.py" --warehouse "$out/warehouse" --expected "$out/expected" \

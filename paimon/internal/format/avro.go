@@ -15,6 +15,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/codec"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -57,7 +58,10 @@ func openAvro(ctx context.Context, fio fileio.FileIO, path string, opts Options)
 			r.Close()
 		}
 	}()
-	r.rd, err = ocf.NewReader(io.NewSectionReader(f, 0, f.Size()), ocf.WithSchemaOpts(rawLogicalTypes()...))
+	// bzip2 and xz are Avro codecs Java writes (file.compression) that ocf
+	// does not decode itself.
+	r.rd, err = ocf.NewReader(io.NewSectionReader(f, 0, f.Size()), ocf.WithSchemaOpts(rawLogicalTypes()...),
+		ocf.WithCodec(codec.Bzip2{}), ocf.WithCodec(codec.XZ{}))
 	if err != nil {
 		return nil, fmt.Errorf("read avro file %s: %w", path, err)
 	}

@@ -152,3 +152,16 @@ func openFile(ctx context.Context, fio fileio.FileIO, path string, size int64) (
 	}
 	return fio.Open(ctx, path)
 }
+
+// CheckCompression refuses, when a table is opened, a data-file codec this
+// package cannot decode, so a stream does not fail halfway on the first file
+// written with it. option names the table option that chose it. Codecs
+// this package does not know are left to the file: its header, not the
+// option, is what the reader decodes by.
+func CheckCompression(fileFormat, option, compression string) error {
+	c := strings.ToLower(strings.TrimSpace(compression))
+	if strings.ToLower(fileFormat) == Parquet && c == "lzo" {
+		return fmt.Errorf("%s=%s: Parquet LZO pages cannot be decoded (arrow-go has no LZO codec): %w", option, compression, types.ErrUnsupported)
+	}
+	return nil
+}

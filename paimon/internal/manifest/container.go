@@ -1,24 +1,20 @@
 package manifest
 
 import (
-	"bytes"
-	"compress/bzip2"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/twmb/avro"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/codec"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
-// maxBlockBytes caps one decompressed Avro block. Paimon writers flush blocks
-// of at most a few MB (Java's Avro default sync interval is 64 KB, fastavro's
-// 16 KB); the cap only stops a corrupt length from allocating gigabytes.
-const maxBlockBytes = 256 << 20
+// maxBlockBytes caps one decompressed Avro block (see codec.MaxBlockBytes).
+const maxBlockBytes = codec.MaxBlockBytes
 
 // ctxCheckEvery is how many records are decoded between context checks: a
 // check per record would cost more than decoding a small record.
@@ -31,8 +27,6 @@ func sniff(data []byte) error {
 	switch {
 	case len(data) >= 4 && string(data[:4]) == "Obj\x01":
 		return nil
-	case len(data) >= 4 && string(data[:4]) == "PAR1":
-		return fmt.Errorf("manifest file is Parquet (manifest.format=parquet): %w", types.ErrUnsupported)
 	case len(data) >= 3 && string(data[:3]) == "ORC":
 		return fmt.Errorf("manifest file is ORC (manifest.format=orc): %w", types.ErrUnsupported)
 	case len(data) < 4:
@@ -58,6 +52,9 @@ func decodeFile[T any](ctx context.Context, d *Decoder, fio fileio.FileIO, path 
 	}
 	if size > 0 && int64(len(data)) != size {
 		return fmt.Errorf("file is %d bytes, its parent records %d (truncated or replaced): %w", len(data), size, types.ErrCorrupt)
+	}
+	if len(data) >= 4 && string(data[:4]) == "PAR1" {
+		return decodeParquet(ctx, data, req, fn)
 	}
 	if err := sniff(data); err != nil {
 		return err
@@ -240,51 +237,3 @@ func (c *zstdDecodeCodec) Close() error {
 	}
 	return nil
 }
-
-// bzip2Codec decodes "bzip2" blocks, an Avro codec pypaimon and Java accept
-// for manifest.compression; the standard library has a decoder.
-type bzip2Codec struct{}
-
-func (bzip2Codec) Name() string { return "bzip2" }
-
-func (bzip2Codec) Compress([]byte) ([]byte, error) {
-	return nil, errors.New("bzip2: this codec only decodes")
-}
-
-func (c bzip2Codec) Decompress(src []byte) ([]byte, error) {
-	return c.DecompressBounded(src, maxBlockBytes)
-}
-
-// DecompressBounded implements ocf.BoundedDecompressor.
-func (bzip2Codec) DecompressBounded(src []byte, max int64) ([]byte, error) {
-	if max <= 0 {
-		max = maxBlockBytes
-	}
-	out, err := io.ReadAll(io.LimitReader(bzip2.NewReader(bytes.NewReader(src)), max+1))
-	if err != nil {
-		return nil, fmt.Errorf("bzip2: %w", err)
-	}
-	if int64(len(out)) > max {
-		return nil, fmt.Errorf("bzip2: block decompresses to more than %d bytes", max)
-	}
-	return out, nil
-}
-
-func (bzip2Codec) Close() error { return nil }
-
-// xzCodec exists only to turn an "xz" container into ErrUnsupported rather
-// than a generic unknown-codec error: there is no pure-Go xz decoder among
-// the project's dependencies.
-type xzCodec struct{}
-
-func (xzCodec) Name() string { return "xz" }
-
-func (xzCodec) Compress([]byte) ([]byte, error) {
-	return nil, fmt.Errorf("avro codec xz: %w", types.ErrUnsupported)
-}
-
-func (xzCodec) Decompress([]byte) ([]byte, error) {
-	return nil, fmt.Errorf("avro codec xz (manifest.compression=xz): %w", types.ErrUnsupported)
-}
-
-func (xzCodec) Close() error { return nil }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/twmb/avro"
 	"github.com/twmb/avro/ocf"
+
+	"github.com/connect-paimon/connect-paimon/paimon/internal/codec"
 )
 
 // Avro object container files are parsed here rather than by ocf.Reader so
@@ -193,9 +195,9 @@ func decompressor(name string) (ocf.Codec, error) {
 	case "zstandard":
 		return &zstdDecodeCodec{}, nil
 	case "bzip2":
-		return bzip2Codec{}, nil
+		return codec.Bzip2{}, nil
 	case "xz":
-		return xzCodec{}, nil
+		return codec.XZ{}, nil
 	}
 	return nil, fmt.Errorf("unknown avro codec %q", name)
 }

@@ -92,6 +92,13 @@ public final class JavaGen {
         TABLES.put("javagen.orc_bucket", JavaGen::orcBucket);
         TABLES.put("javagen.orc_evolve", JavaGen::orcEvolve);
         TABLES.put("javagen.orc_switch", JavaGen::orcSwitch);
+        // Compression codecs and manifest formats Java writes (issue 11 item 5).
+        TABLES.put("javagen.codec_parquet_lz4", g -> g.codec("codec_parquet_lz4", Map.of("file.format", "parquet", "file.compression", "lz4")));
+        TABLES.put("javagen.codec_avro_bzip2", g -> g.codec("codec_avro_bzip2", Map.of("file.format", "avro", "file.compression", "bzip2")));
+        TABLES.put("javagen.codec_avro_xz", g -> g.codec("codec_avro_xz", Map.of("file.format", "avro", "file.compression", "xz")));
+        TABLES.put("javagen.codec_manifest_xz", g -> g.codec("codec_manifest_xz", Map.of("manifest.compression", "xz")));
+        TABLES.put("javagen.codec_manifest_parquet", g -> g.codec("codec_manifest_parquet",
+                Map.of("manifest.format", "parquet", "partition", "p")));
     }
 
     public static void main(String[] args) throws Exception {
@@ -263,6 +270,36 @@ public final class JavaGen {
         g.dump(t, "javagen.ts_decimal", null, "filter_ts9", null, null,
                 "ts9 >= TIMESTAMP '2024-02-29 12:34:56.123456789'",
                 pb -> pb.greaterOrEqual(1, ts("2024-02-29T12:34:56.123456789")));
+    }
+
+    /**
+     * One table per codec or manifest format: a partitioned table (so manifests carry partition
+     * stats) of common types over two commits, several pages per file, read in full and filtered.
+     */
+    private void codec(String name, Map<String, String> options) throws Exception {
+        Schema.Builder b = Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull()).column("p", DataTypes.STRING())
+                .column("s", DataTypes.STRING()).column("n", DataTypes.BIGINT())
+                .column("dec", DataTypes.DECIMAL(20, 4)).column("ts", DataTypes.TIMESTAMP(6))
+                .column("b", DataTypes.BYTES()).column("arr", DataTypes.ARRAY(DataTypes.INT()))
+                .partitionKeys("p").option("bucket", "-1").option("parquet.page.size", "1024");
+        options.forEach((k, v) -> { if (!k.equals("partition")) b.option(k, v); });
+        Table t = create(name, b.build());
+        for (int commit = 0; commit < 2; commit++) {
+            List<GenericRow> rows = new ArrayList<>();
+            for (int i = commit * 300; i < commit * 300 + 300; i++) {
+                rows.add(GenericRow.of(i, s(i % 3 == 0 ? "x" : "y"), s(i % 7 == 0 ? null : "v" + (i * 7919 % 1000)),
+                        i % 11 == 0 ? null : (long) i * 1_000_003L - 7, dec(i % 13 == 0 ? null : (i - 150) + ".0625", 20, 4),
+                        ts(String.format("2024-01-%02dT10:%02d:%02d.123456", 1 + i % 28, i % 60, (i * 7) % 60)),
+                        i % 5 == 0 ? null : new byte[] {(byte) i, (byte) (i >> 8)},
+                        new GenericArray(new Object[] {i, i % 4 == 0 ? null : -i})));
+            }
+            write(t, rows, null);
+        }
+        String full = "javagen." + name;
+        full(t, full);
+        dump(t, full, null, "filter", null, null, "p = 'x' AND id >= 250",
+                pb -> PredicateBuilder.and(pb.equal(1, BinaryString.fromString("x")), pb.greaterOrEqual(0, 250)));
     }
 
     /** Avro data files: maps with string keys (Avro map) and int keys (array of key/value records), nullable array items. */

@@ -1,0 +1,52 @@
+package paimon_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/connect-paimon/connect-paimon/paimon"
+)
+
+// A data-file codec no reader here decodes is refused when the table is opened, naming the
+// option, not when a stream reaches the first such file.
+func TestUnreadableCodecRefusedAtOpen(t *testing.T) {
+	for opts, want := range map[string]string{
+		`{"file.format": "parquet", "file.compression": "lzo"}`:                                         "file.compression=lzo",
+		`{"file.format": "avro", "file.format.per.level": "5:parquet", "file.compression": "LZO"}`:      "file.compression=LZO",
+		`{"file.format": "parquet", "file.compression.per.level": "0:lz4,5:lzo"}`:                       "file.compression.per.level=lzo",
+		`{"file.format": "parquet", "file.compression": "lz4", "file.compression.per.level": "0:zstd"}`: "",
+	} {
+		wh, table := demoCopy(t)
+		sch := filepath.Join(table, "schema", "schema-0")
+		b, err := os.ReadFile(sch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		txt := strings.Replace(string(b), `"options": {}`, `"options": `+opts, 1)
+		if txt == string(b) {
+			t.Fatal("demo schema-0 no longer has empty options")
+		}
+		if err := os.WriteFile(sch, []byte(txt), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cat, err := paimon.OpenCatalog(context.Background(), wh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = cat.GetTable(context.Background(), "demo.orders")
+		_ = cat.Close()
+		if want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", opts, err)
+			}
+			continue
+		}
+		if !errors.Is(err, paimon.ErrUnsupported) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "demo.orders") {
+			t.Errorf("%s: want ErrUnsupported naming %q and the table, got %v", opts, want, err)
+		}
+	}
+}
