@@ -19,6 +19,8 @@ func TestUnreadableCodecRefusedAtOpen(t *testing.T) {
 		`{"file.format": "avro", "file.format.per.level": "5:parquet", "file.compression": "LZO"}`:      "file.compression=LZO",
 		`{"file.format": "parquet", "file.compression.per.level": "0:lz4,5:lzo"}`:                       "file.compression.per.level=lzo",
 		`{"file.format": "parquet", "file.compression": "lz4", "file.compression.per.level": "0:zstd"}`: "",
+		`{"manifest.format": "orc"}`:     "manifest.format=orc",
+		`{"manifest.format": "parquet"}`: "",
 	} {
 		wh, table := demoCopy(t)
 		sch := filepath.Join(table, "schema", "schema-0")

@@ -120,6 +120,13 @@ func checkSupported(s *schema.TableSchema) error {
 // decode, for the table's format and codec and any per-level ones
 // ("0:avro,5:parquet"), since a level's files may use any of them.
 func checkCodecs(s *schema.TableSchema) error {
+	// Manifests are decoded as Avro or Parquet; an ORC manifest would fail
+	// the first plan.
+	switch mf := strings.ToLower(s.Option("manifest.format", "avro")); mf {
+	case "avro", "parquet":
+	default:
+		return fmt.Errorf("manifest.format=%s: only avro and parquet manifests are read: %w", mf, ErrUnsupported)
+	}
 	formats := append([]string{s.FileFormat()}, perLevel(s.Option("file.format.per.level", ""))...)
 	codecs := map[string][]string{
 		"file.compression":           {s.Option("file.compression", "zstd")},

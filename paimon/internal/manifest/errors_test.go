@@ -69,7 +69,7 @@ func TestMagicSniffing(t *testing.T) {
 		unsupported bool
 		msg         string
 	}{
-		"parquet": {[]byte("PAR1\x15\x04\x15"), true, "Parquet"},
+		"parquet": {[]byte("PAR1\x15\x04\x15"), false, "parquet manifest"},
 		"orc":     {[]byte("ORC\x0a\x0b"), true, "ORC"},
 		"json":    {[]byte(`{"id": 1}`), false, "not an Avro container"},
 		"short":   {[]byte("Ob"), false, "too short"},
