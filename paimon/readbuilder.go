@@ -238,15 +238,31 @@ func (rb *ReadBuilder) resolve(ctx context.Context) (*snapshot.Snapshot, *schema
 		}
 	}
 	s := t.schema
-	if snap != nil && (rb.tag != "" || rb.snapshotID > 0) && snap.SchemaID != s.ID {
-		if s, err = t.schemas.Schema(ctx, snap.SchemaID); err != nil {
-			return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
-		}
-		if err := checkSupported(s); err != nil {
-			return nil, nil, fmt.Errorf("table %s schema %d: %w", t.name, s.ID, err)
+	if snap != nil && (rb.tag != "" || rb.snapshotID > 0) {
+		if s, err = t.timeTravelSchema(ctx, snap); err != nil {
+			return nil, nil, err
 		}
 	}
 	return snap, s, nil
+}
+
+// timeTravelSchema is the schema a read of exactly one past snapshot (or
+// tag) uses: the one that snapshot was written under, as Java's time travel
+// (scan.snapshot-id, scan.tag-name; Spark VERSION AS OF, Flink FOR
+// SYSTEM_TIME AS OF) switches the table to it. Columns added later are not
+// in it; columns dropped later are.
+func (t *Table) timeTravelSchema(ctx context.Context, snap *snapshot.Snapshot) (*schema.TableSchema, error) {
+	if snap.SchemaID == t.schema.ID {
+		return t.schema, nil
+	}
+	s, err := t.schemas.Schema(ctx, snap.SchemaID)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", t.name, err)
+	}
+	if err := checkSupported(s); err != nil {
+		return nil, fmt.Errorf("table %s schema %d: %w", t.name, s.ID, err)
+	}
+	return s, nil
 }
 
 // Plan resolves the snapshot and plans its live files. A table without

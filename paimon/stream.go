@@ -663,6 +663,17 @@ func (s *StreamingScan) fullPlan(ctx context.Context, id int64) (*StreamPlan, er
 	if err != nil {
 		return nil, err
 	}
+	if s.b.endSnapshot == id {
+		// The whole read is snapshot id in full: a batch read of that
+		// snapshot, which Java's time travel does in the snapshot's own
+		// schema. A stream that goes on past it keeps the scan's schema.
+		if sch, err = s.t.timeTravelSchema(ctx, snap); err != nil {
+			return nil, err
+		}
+		if _, err := projectFields(sch, s.b.opts.Projection); err != nil {
+			return nil, fmt.Errorf("table %s schema %d (snapshot %d): %w", s.t.name, sch.ID, id, err)
+		}
+	}
 	levels, err := firstPlanLevels(sch)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.t.name, err)
