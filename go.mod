@@ -22,6 +22,7 @@ require (
 	github.com/redpanda-data/benthos/v4 v4.76.0
 	github.com/twmb/avro v1.9.1
 	github.com/twmb/franz-go v1.22.3
+	github.com/twmb/franz-go/pkg/kadm v1.20.0
 	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c
 	github.com/twmb/franz-go/pkg/kmsg v1.15.1
 	github.com/ulikunitz/xz v0.5.15
