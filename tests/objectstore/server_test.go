@@ -2,23 +2,17 @@ package objectstore_test
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/fileiotest"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 )
@@ -83,66 +77,10 @@ func fake(t testing.TB, fc fileiotest.FaultConfig) *server {
 // loudly when the binary is missing, and fails under CI=true.
 func versity(t testing.TB, fc fileiotest.FaultConfig) *server {
 	t.Helper()
-	bin := os.Getenv("VERSITYGW_BIN")
-	if bin == "" {
-		bin, _ = exec.LookPath("versitygw")
-	}
-	if home, err := os.UserHomeDir(); bin == "" && err == nil {
-		// Where scripts/test-all installs it.
-		b := filepath.Join(home, ".cache", "connect-paimon", "bin", "versitygw")
-		if _, err := os.Stat(b); err == nil {
-			bin = b
-		}
-	}
-	if bin == "" {
-		missingTool(t, "versitygw not found (set VERSITYGW_BIN or put it on PATH: GOBIN=<dir> go install github.com/versity/versitygw/cmd/versitygw@v1.8.0); the real-S3 integration tests DID NOT RUN")
-	}
-	root := t.TempDir()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	cmd := exec.Command(bin, "--access", accessKey, "--secret", secretKey, "--port", addr, "--quiet", "posix", root)
-	logf, err := os.Create(filepath.Join(t.TempDir(), "versitygw.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", bin, err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		logf.Close()
-	})
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			log, _ := os.ReadFile(logf.Name())
-			t.Fatalf("versitygw did not listen on %s within 20s: %v\n%s", addr, err, log)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	client := s3.New(s3.Options{
-		Region: "us-east-1", BaseEndpoint: aws.String("http://" + addr), UsePathStyle: true,
-		Credentials: credentials.NewStaticCredentialsProvider(accessKey, secretKey, ""),
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if _, err := client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
-		t.Fatalf("create bucket on versitygw: %v", err)
-	}
-	target, _ := url.Parse("http://" + addr)
+	direct := testenv.StartVersitygw(t, accessKey, secretKey, bucket)
+	target, _ := url.Parse(direct)
 	// The proxy keeps the client's Host header, which SigV4 signed.
 	s := front(t, "versitygw", httputil.NewSingleHostReverseProxy(target), fc)
-	s.direct = "http://" + addr
+	s.direct = direct
 	return s
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/credentials/ec2rolecreds"
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
@@ -18,8 +19,27 @@ import (
 // parameters so credentials never travel inside a URI (and so never into
 // logs), and so the SDK's own retries can be turned off in favour of ours.
 func openS3(ctx context.Context, loc Location, opts Options) (*Blob, error) {
+	client, err := NewS3Client(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", loc.Root, err)
+	}
+	bucket, err := s3blob.OpenBucket(ctx, client, loc.Bucket, &s3blob.Options{
+		RequestChecksumCalculation: aws.RequestChecksumCalculationWhenRequired,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", loc.Root, err)
+	}
+	return NewBlob(bucket, loc.Root, opts)
+}
+
+// NewS3Client is the one place where Options' region, endpoint, path
+// style and credentials (static, profile, EC2 role, assumed role,
+// anonymous) become an S3 client: the reader's FileIO and the binary's
+// aws_s3 output both use it. The SDK's retries are off (the reader retries
+// itself); optFns run last, so a caller may set its own retryer.
+func NewS3Client(ctx context.Context, opts Options, optFns ...func(*s3.Options)) (*s3.Client, error) {
 	if (opts.AccessKeyID == "") != (opts.SecretAccessKey == "") {
-		return nil, fmt.Errorf("open %s: access key id and secret access key must be set together", loc.Root)
+		return nil, fmt.Errorf("access key id and secret access key must be set together")
 	}
 	lo := []func(*config.LoadOptions) error{
 		// Third-party stores reject the CRC checksums newer SDKs add to every
@@ -40,10 +60,12 @@ func openS3(ctx context.Context, loc Location, opts Options) (*Blob, error) {
 	case opts.AccessKeyID != "":
 		lo = append(lo, config.WithCredentialsProvider(
 			credentials.NewStaticCredentialsProvider(opts.AccessKeyID, opts.SecretAccessKey, opts.SessionToken)))
+	case opts.FromEC2Role:
+		lo = append(lo, config.WithCredentialsProvider(aws.NewCredentialsCache(ec2rolecreds.New())))
 	}
 	cfg, err := config.LoadDefaultConfig(ctx, lo...)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: load AWS config: %w", loc.Root, err)
+		return nil, fmt.Errorf("load AWS config: %w", err)
 	}
 	if cfg.Region == "" {
 		// S3-compatible servers accept any region in the signature; AWS
@@ -62,17 +84,10 @@ func openS3(ctx context.Context, loc Location, opts Options) (*Blob, error) {
 	if endpoint != "" && !strings.Contains(endpoint, "://") {
 		endpoint = "https://" + endpoint
 	}
-	client := s3.NewFromConfig(cfg, func(o *s3.Options) {
+	return s3.NewFromConfig(cfg, append([]func(*s3.Options){func(o *s3.Options) {
 		if endpoint != "" {
 			o.BaseEndpoint = aws.String(endpoint)
 		}
 		o.UsePathStyle = opts.ForcePathStyle
-	})
-	bucket, err := s3blob.OpenBucket(ctx, client, loc.Bucket, &s3blob.Options{
-		RequestChecksumCalculation: aws.RequestChecksumCalculationWhenRequired,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", loc.Root, err)
-	}
-	return NewBlob(bucket, loc.Root, opts)
+	}}, optFns...)...), nil
 }

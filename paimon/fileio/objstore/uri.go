@@ -33,6 +33,9 @@ type Options struct {
 	RoleARN, RoleExternalID string
 	// Anonymous sends unsigned requests (public buckets).
 	Anonymous bool
+	// FromEC2Role takes the credentials of the EC2 instance's role (IMDS)
+	// instead of the default chain, as Connect's credentials.from_ec2_role.
+	FromEC2Role bool
 
 	// StorageAccount, StorageAccessKey, StorageSASToken and
 	// StorageConnectionString address Azure Blob Storage (azblob://,
