@@ -28,6 +28,8 @@ type splitCursor struct {
 	splitDone int64 // rows of the current split already delivered (or dropped by upsert_mode)
 	skip      int64 // rows to skip after reopening a split
 	enc       *rowjson.Encoder
+	keyEnc    *keyEncoder     // primary key JSON of each row (MetaKey), nil without a key
+	keyed     bool            // the table has a primary key
 	tmpls     *splitTemplates // metadata templates of the current split
 }
 
@@ -95,12 +97,18 @@ func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 			p.log.Infof("paimon input: table %s schema changed at snapshot %d (schema id %d): %s", p.cfg.FullName(), p.cur.plan.SnapshotID, p.cur.plan.SchemaID, describeSchemaChange(p.cur.enc.Schema(), rr.Schema()))
 		}
 		p.cur.enc = enc
+		keys := src.PrimaryKeys()
+		p.cur.keyed = len(keys) > 0
+		if p.cur.keyEnc, err = newKeyEncoder(rr.Schema(), keys); err != nil {
+			rr.Release()
+			return fmt.Errorf("table %s: primary key: %w", p.cfg.FullName(), err)
+		}
 	}
 	if _, counted := src.(readCounter); p.cur.splitDone == 0 && !counted {
 		p.m.files.Incr(int64(sp.FileCount))
 		p.m.bytes.Incr(sp.Bytes)
 	}
-	p.cur.start(startPrefetch(p.stopCtx, rr, p.cur.enc, p.cfg.UpsertMode.drops))
+	p.cur.start(startPrefetch(p.stopCtx, rr, p.cur.enc, p.cur.keyEnc, p.cfg.UpsertMode.drops))
 	return nil
 }
 
@@ -218,6 +226,9 @@ func (m UpsertMode) drops(kind string) bool {
 func (c *splitCursor) setMeta(msg *service.Message, kind string, sp *Split, partition service.ImmutableAny) {
 	if kind != "" {
 		msg.MetaSetMut(MetaRowKind, kind)
+	}
+	if op := operation(kind, c.plan.Full, c.keyed); op != "" {
+		msg.MetaSetMut(MetaOperation, op)
 	}
 	msg.MetaSetMut(MetaSnapshotID, c.plan.SnapshotID)
 	msg.MetaSetMut(MetaCommitKind, c.plan.CommitKind)

@@ -111,6 +111,9 @@ func (b *sentBatch) messages() service.MessageBatch {
 	b.each(func(c *encodedRows, i int) {
 		msg := b.tmpls.get(c.kind(i)).Copy()
 		msg.SetBytes(c.row(i))
+		if k := c.key(i); k != nil {
+			msg.MetaSetMut(MetaKey, string(k))
+		}
 		out = append(out, msg)
 	})
 	return out

@@ -49,6 +49,22 @@ type encodedRows struct {
 	body  []byte
 	ends  []int    // ends[i] is the end of row i in body; rows start where the previous ends
 	kinds []string // row kinds, nil when the records have no row kind column
+	// keys and keyEnds hold each row's primary key as JSON (MetaKey), nil
+	// when the table has none or the records lack a key column.
+	keys    []byte
+	keyEnds []int
+}
+
+// key returns row i's key JSON, nil when rows carry none.
+func (c *encodedRows) key(i int) []byte {
+	if c.keys == nil {
+		return nil
+	}
+	start := 0
+	if i > 0 {
+		start = c.keyEnds[i-1]
+	}
+	return c.keys[start:c.keyEnds[i]]
 }
 
 func (c *encodedRows) kind(i int) string {
@@ -72,20 +88,20 @@ func (c *encodedRows) row(i int) []byte {
 // encoded (upsert_mode), but still occupy their position so that skipping
 // and counting stay positional. ctx is the input's stop context: Close
 // cancels it, which also interrupts a reader blocked on I/O.
-func startPrefetch(ctx context.Context, rr array.RecordReader, enc *rowjson.Encoder, drop func(string) bool) *prefetcher {
+func startPrefetch(ctx context.Context, rr array.RecordReader, enc *rowjson.Encoder, keys *keyEncoder, drop func(string) bool) *prefetcher {
 	pf := &prefetcher{
 		out:  make(chan *encodedRows, prefetchDepth),
 		quit: make(chan struct{}),
 		done: make(chan struct{}),
 		rr:   rr,
 	}
-	go pf.run(ctx, enc, drop)
+	go pf.run(ctx, enc, keys, drop)
 	return pf
 }
 
 // run encodes what decode produces, and returns only once decode has
 // returned too, so that stop may release the reader.
-func (pf *prefetcher) run(ctx context.Context, enc *rowjson.Encoder, drop func(string) bool) {
+func (pf *prefetcher) run(ctx context.Context, enc *rowjson.Encoder, keys *keyEncoder, drop func(string) bool) {
 	defer close(pf.done)
 	defer close(pf.out)
 	recs := make(chan arrow.RecordBatch, decodeDepth)
@@ -108,6 +124,9 @@ func (pf *prefetcher) run(ctx context.Context, enc *rowjson.Encoder, drop func(s
 	bytesPerRow := 128
 	for rec := range recs {
 		c, err := encodeRecord(enc, rec, drop, bytesPerRow)
+		if err == nil && keys != nil {
+			c.keys, c.keyEnds, err = keys.encode(rec, c.kinds, drop)
+		}
 		rec.Release()
 		if err != nil {
 			pf.err, pf.encodeErr = err, true

@@ -103,6 +103,12 @@ The row as a JSON object keyed by column name, with every Paimon type mapped wit
 - ` + "`paimon_bucket`" + `: int
 - ` + "`paimon_table`" + `: ` + "`db.table`" + `
 - ` + "`paimon_file`" + `: the data file the split was read from (the first one when a split merges several)
+- ` + "`paimon_key`" + `: primary-key tables: the row's key columns as a JSON object in key order
+  (` + "`{\"id\":7}`" + `), for ` + "`kafka_franz`" + `'s ` + "`key`" + ` (a compacted topic keeps the latest row per key); absent
+  when ` + "`columns`" + ` leaves out a key column
+- ` + "`operation`" + `: Redpanda Connect's CDC convention: ` + "`read`" + ` for the rows of a full plan (the table as it
+  was), then ` + "`insert`, `update_before`, `update`, `delete`" + ` by row kind (append tables: ` + "`insert`" + `); absent
+  on a primary-key table's follow-up rows read without ` + "`include_row_kind`" + `
 
 Typed values are set, so ` + "`@paimon_snapshot_id + 1`" + ` works in Bloblang; ` + "`meta(\"...\")`" + ` returns strings.
 

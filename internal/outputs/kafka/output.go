@@ -379,7 +379,12 @@ func (o *output) record(b service.MessageBatch, i int) (*kgo.Record, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", fKey, err)
 		}
-		r.Key = k
+		if len(k) > 0 {
+			// An empty key (an append table's missing paimon_key) means
+			// no key, so records spread over the partitions instead of
+			// all hashing to one.
+			r.Key = k
+		}
 	}
 	if o.partition != nil {
 		s, err := b.TryInterpolatedString(i, o.partition)

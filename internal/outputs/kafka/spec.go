@@ -74,7 +74,7 @@ tombstone: on a compacted topic it deletes its key. See `+"`config/pk-to-compact
 			service.NewInterpolatedStringField(fTopic).
 				Description("The topic to write to, interpolated per message."),
 			service.NewInterpolatedStringField(fKey).
-				Description("The record key, interpolated per message. Unset: records have no key.").
+				Description("The record key, interpolated per message. Unset or empty: the record has no key.").
 				Example("${! @paimon_key }").
 				Optional(),
 			service.NewStringAnnotatedEnumField(fPartitioner, map[string]string{
