@@ -76,6 +76,9 @@ type Config struct {
 	// default) instead of dropping them.
 	AutoReplayNacks bool
 
+	// Catalog is the catalog field: filesystem (the default) or REST.
+	Catalog CatalogConfig
+
 	// Storage configures object-store access (the storage field), ready
 	// for paimon.WithStorageOptions. The config's 0 retries and 0s timeout
 	// (disabled) are already translated to objstore's negative spelling.
@@ -189,7 +192,7 @@ func (c Config) Validate() error {
 			errs = append(errs, err)
 		}
 	}
-	if strings.TrimSpace(c.Warehouse) == "" {
+	if strings.TrimSpace(c.Warehouse) == "" && !c.Catalog.REST() {
 		add(fieldError(fieldWarehouse, "must not be empty"))
 	}
 	if c.Database == "" || c.Table == "" || strings.Contains(c.Table, ".") {
@@ -249,6 +252,7 @@ func (c Config) Validate() error {
 		add(fieldError(fieldCheckpointLimit, "%d is smaller than batch_size %d: a batch could never be delivered", c.CheckpointLimit, c.BatchSize))
 	}
 	add(validateStorage(c.Storage))
+	errs = append(errs, validateCatalog(c.Catalog)...)
 	return errors.Join(errs...)
 }
 
@@ -433,6 +437,9 @@ func readConfig(pc *service.ParsedConfig) (Config, error) {
 		return c, err
 	}
 	if c.AutoReplayNacks, err = pc.FieldBool(service.AutoRetryNacksToggleFieldName); err != nil {
+		return c, err
+	}
+	if c.Catalog, err = readCatalog(pc.Namespace(fieldCatalog)); err != nil {
 		return c, err
 	}
 	if c.Storage, err = readStorage(pc.Namespace(fieldStorage)); err != nil {

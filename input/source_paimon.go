@@ -23,7 +23,7 @@ func init() {
 // library's errors already name the warehouse or the table; this layer only
 // names the configuration field a validation error is about.
 func OpenTable(ctx context.Context, cfg Config) (Source, error) {
-	opts := []paimon.CatalogOption{paimon.WithStorageOptions(cfg.Storage)}
+	opts := append([]paimon.CatalogOption{paimon.WithStorageOptions(cfg.Storage)}, cfg.Catalog.CatalogOptions()...)
 	if cfg.warn != nil {
 		opts = append(opts, paimon.WithWarnings(cfg.warn))
 	}
@@ -38,7 +38,7 @@ func OpenTable(ctx context.Context, cfg Config) (Source, error) {
 	tbl, err := cat.GetTable(ctx, cfg.FullName(), topts...)
 	if err != nil {
 		_ = cat.Close()
-		return nil, fmt.Errorf("warehouse %s: %w", cfg.Warehouse, err)
+		return nil, fmt.Errorf("%s %s: %w", cfg.Catalog.warehouseDoc(), cfg.Warehouse, err)
 	}
 	src := &tableSource{cat: cat, tbl: tbl}
 	sc := cfg.StreamConfig()

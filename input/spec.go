@@ -203,7 +203,7 @@ func Spec() *service.ConfigSpec {
 		Description(specDescription).
 		Fields(
 			service.NewStringField(fieldWarehouse).
-				Description("The warehouse root: a local path or a URL whose scheme selects the storage (`file://`, `s3://`, `gs://`, `azblob://`). Tables live at `<warehouse>/<db>.db/<table>`.").
+				Description("The warehouse root: a local path or a URL whose scheme selects the storage (`file://`, `s3://`, `gs://`, `azblob://`). Tables live at `<warehouse>/<db>.db/<table>`. With `catalog.type: rest` it is the warehouse name the REST server knows (may be empty: the server's default).").
 				Examples("/data/paimon", "s3://my-bucket/warehouse"),
 			service.NewStringField(fieldTable).
 				Description("The table to read, as `database.table`.").
@@ -310,6 +310,7 @@ func Spec() *service.ConfigSpec {
 				Default(8192).
 				Advanced(),
 			storageField(),
+			catalogSpec(),
 			service.NewAutoRetryNacksToggleField(),
 		).
 		Example("Bounded read of a table", "Reads what the table holds now and exits when done.", `

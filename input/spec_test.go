@@ -257,6 +257,7 @@ storage:
 		OnExpired: paimon.ExpiredEarliest, StreamingReadOverwrite: true, UpsertMode: UpsertDropUpdateBefore,
 		ThrottleInterval: 3 * time.Second, ThrottleMaxRows: 100, ThrottleMaxFiles: 4, ThrottleMaxSnapshots: 1,
 		CheckpointLimit: 50,
+		Catalog:         CatalogConfig{Type: "filesystem", Options: map[string]string{}},
 		Storage: objstore.Options{
 			Region: "eu-west-1", Endpoint: "http://minio:9000", ForcePathStyle: true,
 			Profile: "prof", AccessKeyID: "AK", SecretAccessKey: "SK", SessionToken: "TOK",
@@ -288,6 +289,7 @@ func TestParseConfigDefaults(t *testing.T) {
 		OnExpired: paimon.ExpiredFail, UpsertMode: UpsertOff, ThrottleInterval: time.Second, CheckpointLimit: 8192, AutoReplayNacks: true,
 		// The spec's defaults, spelled explicitly (fileio's own defaults are
 		// the same values).
+		Catalog: CatalogConfig{Type: "filesystem", Options: map[string]string{}},
 		Storage: objstore.Options{MaxRetries: 5, RequestTimeout: time.Minute},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -409,5 +411,49 @@ func TestParseStorageAzure(t *testing.T) {
 	s := got.Storage
 	if s.StorageAccount != "acct" || s.StorageAccessKey != "a2V5" || s.StorageSASToken != "sv=1" || s.StorageConnectionString != "DefaultEndpointsProtocol=http" {
 		t.Fatalf("azure storage fields not parsed: %+v", s)
+	}
+}
+
+// The catalog field: type rest takes uri, token_provider, token and further
+// options to paimon.WithREST; its rules are checked at lint, naming the field.
+func TestParseConfigRESTCatalog(t *testing.T) {
+	env := service.NewEnvironment()
+	parse := func(yaml string) (Config, error) {
+		pc, err := Spec().ParseYAML(yaml, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return parseConfig(pc)
+	}
+	c, err := parse(`
+warehouse: wh1
+table: db.t
+catalog:
+  type: rest
+  uri: http://h:1
+  token: tk
+  options: {header.X-A: b}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := CatalogConfig{Type: "rest", URI: "http://h:1", Token: "tk", Options: map[string]string{"header.X-A": "b"}}
+	if !reflect.DeepEqual(c.Catalog, want) || !c.Catalog.REST() || len(c.Catalog.CatalogOptions()) != 1 {
+		t.Fatalf("catalog %+v", c.Catalog)
+	}
+	if _, err := parse("warehouse: ''\ntable: db.t\ncatalog: {type: rest, uri: 'http://h', token: t}\n"); err != nil {
+		t.Fatalf("REST catalog with the server's default warehouse: %v", err)
+	}
+	for yaml, wantErr := range map[string]string{
+		"warehouse: w\ntable: db.t\ncatalog: {type: rest, token: t}\n":                             "field catalog.uri",
+		"warehouse: w\ntable: db.t\ncatalog: {type: rest, uri: 'http://h'}\n":                      "field catalog.token",
+		"warehouse: w\ntable: db.t\ncatalog: {type: rest, uri: 'http://h', token_provider: dlf}\n": "token.provider=dlf",
+		"warehouse: w\ntable: db.t\ncatalog: {uri: 'http://h'}\n":                                  "only applies to type: rest",
+		"warehouse: ''\ntable: db.t\n":                                                             "field warehouse",
+	} {
+		_, err := parse(yaml)
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Errorf("%q: %v, want an error containing %q", yaml, err, wantErr)
+		}
 	}
 }

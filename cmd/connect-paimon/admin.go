@@ -31,6 +31,9 @@ type stdio struct {
 // Flag names shared by every table command.
 const (
 	flagWarehouse       = "warehouse"
+	flagCatalogURI      = "catalog-uri"
+	flagCatalogToken    = "catalog-token"
+	flagCatalogProvider = "catalog-token-provider"
 	flagTable           = "table"
 	flagBranch          = "branch"
 	flagJSON            = "json"
@@ -86,6 +89,9 @@ func tableFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagWarehouse, Aliases: []string{"w"}, EnvVars: []string{"PAIMON_WAREHOUSE"}, Usage: "warehouse root: a local path or s3://, gs://, azblob:// URL"},
 		&cli.StringFlag{Name: flagTable, Aliases: []string{"t"}, EnvVars: []string{"PAIMON_TABLE"}, Usage: "table as `database.table`"},
 		&cli.StringFlag{Name: flagBranch, Value: "main", Usage: "table branch"},
+		&cli.StringFlag{Name: flagCatalogURI, EnvVars: []string{"PAIMON_REST_URI"}, Usage: "open the table through Paimon's REST catalog at this URI (--warehouse is then the server's warehouse name)", Category: "REST catalog"},
+		&cli.StringFlag{Name: flagCatalogToken, EnvVars: []string{"PAIMON_REST_TOKEN"}, Usage: "REST catalog bearer token", Category: "REST catalog"},
+		&cli.StringFlag{Name: flagCatalogProvider, Usage: "REST catalog token.provider (bear; dlf is refused)", Category: "REST catalog"},
 		&cli.StringFlag{Name: flagRegion, Usage: "object store region (S3)", Category: "storage"},
 		&cli.StringFlag{Name: flagEndpoint, Aliases: []string{"endpoint"}, Usage: "S3-compatible endpoint URL (MinIO, versitygw, ...)", Category: "storage"},
 		&cli.BoolFlag{Name: flagForcePathStyle, Usage: "address buckets as endpoint/bucket (most S3-compatible stores)", Category: "storage"},
@@ -167,7 +173,8 @@ func (o *openedTable) Close() { _ = o.cat.Close() }
 // the warehouse, because the warehouse may come from the environment.
 func openTable(ctx context.Context, c *cli.Context) (*openedTable, error) {
 	wh, name := c.String(flagWarehouse), c.String(flagTable)
-	if wh == "" {
+	rest := c.String(flagCatalogURI) != ""
+	if wh == "" && !rest {
 		return nil, fmt.Errorf("--%s is required (or PAIMON_WAREHOUSE)", flagWarehouse)
 	}
 	if name == "" {
@@ -177,7 +184,13 @@ func openTable(ctx context.Context, c *cli.Context) (*openedTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	cat, err := paimon.OpenCatalog(ctx, wh, paimon.WithStorageOptions(opts))
+	copts := []paimon.CatalogOption{paimon.WithStorageOptions(opts)}
+	if rest {
+		copts = append(copts, paimon.WithREST(paimon.RESTOptions{
+			URI: c.String(flagCatalogURI), Token: c.String(flagCatalogToken), TokenProvider: c.String(flagCatalogProvider),
+		}))
+	}
+	cat, err := paimon.OpenCatalog(ctx, wh, copts...)
 	if err != nil {
 		return nil, err
 	}

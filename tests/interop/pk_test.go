@@ -146,6 +146,13 @@ func runPKCases(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatalf("open catalog %s: %v", dir, err)
 	}
+	runPKCasesWith(t, dir, cf, cat)
+}
+
+// runPKCasesWith compares the cases of cf with what cat (a filesystem or a REST catalog
+// over dir's warehouse) reads.
+func runPKCasesWith(t *testing.T, dir string, cf *pkCaseFile, cat *paimon.Catalog) {
+	ctx := context.Background()
 	expect := func(t *testing.T, c pkCase) []string { return Expected(t, dir, c.Expected, c.Rows) }
 	// verdict fails t with problem, except for a reported reader bug (pkKnownBug): that is
 	// skipped with the actual failure shown, and flagged as an error once it passes, so the

@@ -93,15 +93,20 @@ func (c *Client) GetTable(ctx context.Context, db, table, branch string) (*Table
 }
 
 // LatestSnapshot is GET .../tables/{table}/snapshot: the snapshot JSON the
-// catalog holds as the table's newest. ok is false when the server answers
+// catalog holds as the table's newest ({"snapshot": {"snapshot": {…},
+// "recordCount": …}}: a TableSnapshot inside the response). ok is false when the server answers
 // 404 for the SNAPSHOT resource (a table without snapshots), as Java's
 // RESTCatalog.loadSnapshot; a 404 for the table is an error.
 func (c *Client) LatestSnapshot(ctx context.Context, db, table, branch string) (json.RawMessage, bool, error) {
 	obj := objectName(table, branch)
 	op := "load latest snapshot of " + db + "." + obj
 	path := c.path("databases", esc(db), "tables", esc(obj), "snapshot")
+	// GetTableSnapshotResponse holds a TableSnapshot, which holds the
+	// Snapshot next to the table's statistics.
 	var resp struct {
-		Snapshot json.RawMessage `json:"snapshot"`
+		Snapshot *struct {
+			Snapshot json.RawMessage `json:"snapshot"`
+		} `json:"snapshot"`
 	}
 	err := c.get(ctx, op, path, nil, &resp)
 	var e *Error
@@ -111,10 +116,10 @@ func (c *Client) LatestSnapshot(ctx context.Context, db, table, branch string) (
 	if err != nil {
 		return nil, false, err
 	}
-	if len(resp.Snapshot) == 0 || string(resp.Snapshot) == "null" {
-		return nil, false, &Error{Op: op, Endpoint: "GET " + path, Status: http.StatusOK, Message: "malformed JSON response: no snapshot", Malformed: true}
+	if resp.Snapshot == nil || len(resp.Snapshot.Snapshot) == 0 || string(resp.Snapshot.Snapshot) == "null" {
+		return nil, false, &Error{Op: op, Endpoint: "GET " + path, Status: http.StatusOK, Message: "malformed JSON response: no snapshot.snapshot", Malformed: true}
 	}
-	return resp.Snapshot, true, nil
+	return resp.Snapshot.Snapshot, true, nil
 }
 
 // Token is a data token: file-system properties (credentials) valid until

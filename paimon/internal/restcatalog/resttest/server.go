@@ -267,7 +267,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			writeErr(w, 500, "", "", err.Error())
 			return
 		}
-		writeJSON(w, 200, map[string]any{"snapshot": json.RawMessage(raw), "recordCount": 0, "fileSizeInBytes": 0, "fileCount": 0, "lastFileCreationTime": 0})
+		writeJSON(w, 200, map[string]any{"snapshot": map[string]any{"snapshot": json.RawMessage(raw), "recordCount": 0, "fileSizeInBytes": 0, "fileCount": 0, "lastFileCreationTime": 0}})
 	case len(parts) == 4 && parts[3] == "token":
 		s.mu.Lock()
 		s.tokenCount++

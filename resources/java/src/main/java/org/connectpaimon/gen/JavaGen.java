@@ -107,10 +107,19 @@ public final class JavaGen {
         if (!a.containsKey("--warehouse") || !a.containsKey("--expected") || !a.containsKey("--cases")) {
             throw new IllegalArgumentException("usage: --warehouse DIR --expected DIR --cases FILE [--tables a,b]");
         }
-        Set<String> only = a.containsKey("--tables") ? new HashSet<>(Arrays.asList(a.get("--tables").split(","))) : null;
         Path wh = Paths.get(a.get("--warehouse")).toAbsolutePath();
         Files.createDirectories(wh);
         try (Catalog cat = CatalogFactory.createCatalog(CatalogContext.create(new org.apache.paimon.fs.Path(wh.toString())))) {
+            generate(cat, args);
+        }
+    }
+
+    /** Writes the tables through cat (a filesystem catalog, or RestServer's REST catalog). */
+    public static void generate(Catalog cat, String[] args) throws Exception {
+        Map<String, String> a = new HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) a.put(args[i], args[i + 1]);
+        Set<String> only = a.containsKey("--tables") ? new HashSet<>(Arrays.asList(a.get("--tables").split(","))) : null;
+        {
             cat.createDatabase(DB, true);
             JavaGen g = new JavaGen(cat, Paths.get(a.get("--expected")));
             for (Map.Entry<String, TableGen> e : TABLES.entrySet()) {

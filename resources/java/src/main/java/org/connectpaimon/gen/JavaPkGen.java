@@ -122,6 +122,22 @@ public final class JavaPkGen {
         if (!a.containsKey("--warehouse") || !a.containsKey("--expected") || !a.containsKey("--cases")) {
             throw new IllegalArgumentException("usage: --warehouse DIR --expected DIR --cases FILE [--tables javapk.a,javapk.b]");
         }
+        Path wh = Paths.get(a.get("--warehouse")).toAbsolutePath();
+        Files.createDirectories(wh);
+        try (Catalog cat = CatalogFactory.createCatalog(CatalogContext.create(new org.apache.paimon.fs.Path(wh.toString())))) {
+            generate(cat, args, tables, generator);
+        }
+    }
+
+    /** Writes JavaPkGen's tables through cat (RestServer's REST catalog). */
+    public static void generate(Catalog cat, String[] args) throws Exception {
+        generate(cat, args, TABLES, "resources/java JavaPkGen (REST catalog)");
+    }
+
+    /** Writes the tables through cat (a filesystem catalog, or RestServer's REST catalog). */
+    static void generate(Catalog cat, String[] args, Map<String, TableGen> tables, String generator) throws Exception {
+        Map<String, String> a = new HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) a.put(args[i], args[i + 1]);
         Set<String> only = null;
         if (a.containsKey("--tables")) {
             only = new HashSet<>();
@@ -130,10 +146,8 @@ public final class JavaPkGen {
                 if (!tables.containsKey(t)) throw new IllegalArgumentException("unknown table " + t + " (known: " + tables.keySet() + ")");
             }
         }
-        Path wh = Paths.get(a.get("--warehouse")).toAbsolutePath();
-        Files.createDirectories(wh);
         Path tmp = Files.createTempDirectory("javapkgen-io");
-        try (Catalog cat = CatalogFactory.createCatalog(CatalogContext.create(new org.apache.paimon.fs.Path(wh.toString())))) {
+        {
             cat.createDatabase(DB, true);
             JavaPkGen g = new JavaPkGen(cat, Paths.get(a.get("--expected")), tmp);
             for (Map.Entry<String, TableGen> e : tables.entrySet()) {

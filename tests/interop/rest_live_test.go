@@ -1,0 +1,47 @@
+package interop
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
+	"github.com/connect-paimon/connect-paimon/paimon"
+)
+
+// TestRESTLive re-runs the Java append matrix through the REST catalog:
+// Java Paimon's own REST server (RESTCatalogServer, paimon-core 1.3.1 test-jar) is started
+// over a fresh warehouse, JavaGen writes every table through Java's RESTCatalog
+// client, and Go opens the same tables through the same server (schema, path and latest
+// snapshot from it) and compares with Java's reads. Opt-in with PAIMON_INTEROP=1 like
+// TestLive; under CI=true a missing Java/Maven fails.
+func TestRESTLive(t *testing.T) {
+	if os.Getenv("PAIMON_INTEROP") != "1" {
+		t.Skip("live REST interop suite: set PAIMON_INTEROP=1 to write the tables with Java through its REST server")
+	}
+	open := func(t *testing.T, srv *testenv.JavaREST) *paimon.Catalog {
+		cat, err := paimon.OpenCatalog(context.Background(), srv.Warehouse,
+			paimon.WithREST(paimon.RESTOptions{URI: srv.URI, Token: srv.Token}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cat.Close() })
+		return cat
+	}
+	t.Run("append", func(t *testing.T) {
+		out := t.TempDir()
+		srv := testenv.StartJavaREST(t, out, testenv.JavaRESTOptions{
+			Gen: "javagen", Expected: filepath.Join(out, "expected"), Cases: filepath.Join(out, "cases-java.json"),
+		})
+		cases, err := LoadCases(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		RunCases(t, context.Background(), open(t, srv), out, cases, "")
+	})
+	// The primary-key matrix (JavaPkGen through REST) is not run yet: on this machine the
+	// generator did not finish within the server's 5-minute start budget through REST, and
+	// why was not found in issue 15's time; tests/restcatalog reads a Java-written PK table
+	// through the same server instead.
+}
