@@ -84,6 +84,15 @@ func record(t testing.TB, reason string, optIn bool) {
 	}
 }
 
+// Say prints one line where `go test ./...` shows it without -v (see
+// terminal): for what a run must tell even when it passes, such as the
+// random seed a property test drew in CI.
+func Say(format string, args ...any) {
+	w, closeW := terminal()
+	fmt.Fprintf(w, format+"\n", args...)
+	closeW()
+}
+
 // report is the text Main prints, "" when nothing needs saying.
 func report() string {
 	skipped.Lock()

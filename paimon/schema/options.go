@@ -218,6 +218,18 @@ func (s *TableSchema) ChangelogLifecycleDecoupled() (bool, error) {
 	return clMax > snapMax || clTime > snapTime || clMin > snapMin, nil
 }
 
+// StatsMayRoundUpMax reports whether the manifest's max statistic of
+// column name may be a truncated, rounded-up string (metadata.stats-mode
+// or fields.<name>.stats-mode truncate(N); Java's default is truncate(16)).
+// Java truncates by UTF-16 code unit and increments the last one, so a
+// string whose cut falls on U+D7FF or inside a surrogate pair gets a lone
+// surrogate as its last character, which UTF-8 encodes as '?': a max
+// smaller than the values it bounds.
+func (s *TableSchema) StatsMayRoundUpMax(name string) bool {
+	mode := s.Option("fields."+name+".stats-mode", s.Option("metadata.stats-mode", "truncate(16)"))
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(mode)), "truncate")
+}
+
 // ParseDuration parses Java Paimon's duration syntax (TimeUtils.parseDuration):
 // a non-negative integer followed by an optional unit; no unit means
 // milliseconds.

@@ -413,6 +413,22 @@ func bothBoundsSet(md *metadata.FileMetaData, g, col int) bool {
 	return st.IsSetMin() && st.IsSetMax()
 }
 
+// nullCountSet reports whether the footer records the null count of column
+// col in row group g. arrow-go reports HasNullCount with a count of 0 when
+// the statistics carry no null_count at all — which parquet-java writes for
+// a binary column whose values exceed its statistics size limit, nulls or
+// not — and IS NULL would then prune a row group holding nulls.
+func nullCountSet(md *metadata.FileMetaData, g, col int) bool {
+	if md.FileMetaData == nil || g >= len(md.FileMetaData.RowGroups) {
+		return false
+	}
+	cols := md.FileMetaData.RowGroups[g].Columns
+	if col >= len(cols) || cols[col].MetaData == nil || cols[col].MetaData.Statistics == nil {
+		return false
+	}
+	return cols[col].MetaData.Statistics.IsSetNullCount()
+}
+
 // rowGroupStats decodes the footer statistics of row group g for the
 // requested fields into the paimon/types value types.
 func (r *parquetReader) rowGroupStats(g int) (RowGroupStats, error) {
@@ -439,7 +455,7 @@ func (r *parquetReader) rowGroupStats(g int) (RowGroupStats, error) {
 			// Undecodable statistics only cost pruning, never rows.
 			continue
 		}
-		if ts.HasNullCount() {
+		if ts.HasNullCount() && nullCountSet(md, g, sf.ColIndex) {
 			nc := ts.NullCount()
 			st.NullCounts[i] = &nc
 		}

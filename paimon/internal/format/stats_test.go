@@ -93,3 +93,37 @@ func TestUnsetMaxIsUnknown(t *testing.T) {
 		})
 	}
 }
+
+// parquet-java leaves null_count out of a string column's statistics when its values exceed
+// the statistics size limit, nulls or not; arrow-go then reports HasNullCount with 0. Read as a
+// count, IS NULL would prune the row group holding the nulls (javastats.prop_none, written by
+// Java Paimon 1.3.1: 6 rows, 1 null s, no null_count in the footer).
+func TestUnsetNullCountIsUnknown(t *testing.T) {
+	matches, _ := filepath.Glob(filepath.Join("..", "..", "..", "resources", "fixtures", "warehouse", "javastats.db", "prop_none", "p=1", "bucket-0", "data-0ec81f63-*.parquet"))
+	if len(matches) != 1 {
+		t.Fatalf("fixture file not found: %v", matches)
+	}
+	fields := []types.DataField{{ID: 6, Name: "s", Type: types.DataType{Root: types.VarChar, Length: types.MaxLength, Nullable: true}}}
+	pred, err := predicate.Parse("s IS NULL", fields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []RowGroupStats
+	opts := Options{Fields: fields, RowGroupFilter: func(s RowGroupStats) bool {
+		seen = append(seen, s)
+		return pred.TestStats(s.NumRows, s.Min, s.Max, s.NullCounts)
+	}}
+	rows := readAll(t, matches[0], opts)
+	if len(seen) != 1 || seen[0].NullCounts[0] != nil {
+		t.Fatalf("null count of a footer without one: %v", seen)
+	}
+	nulls := 0
+	for _, r := range rows {
+		if strings.Contains(r, "null") {
+			nulls++
+		}
+	}
+	if len(rows) != 6 || nulls != 1 {
+		t.Fatalf("read %d rows (%d null), want 6 with 1 null: %v", len(rows), nulls, rows)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
@@ -414,6 +415,9 @@ func (p *Planner) statsMayMatch(ctx context.Context, f *manifest.DataFileMeta) (
 		}
 		if j < len(maxV) {
 			tMax[i] = maxV[j]
+			if m, ok := tMax[i].(string); ok && strings.HasSuffix(m, "?") && fileSchema.StatsMayRoundUpMax(statsFields[j].Name) {
+				tMax[i] = nil // may be a lone surrogate Java wrote as '?': no bound
+			}
 		}
 		if j < len(f.ValueStats.NullCounts) {
 			tNulls[i] = f.ValueStats.NullCounts[j]
