@@ -42,7 +42,34 @@ func ignoreDeleteKeys() []string {
 func knownAgg(fn string) bool {
 	switch fn {
 	case "sum", "count", "min", "max", "last_value", "last_non_null_value", "first_value",
-		"first_non_null_value", "listagg", "bool_and", "bool_or":
+		"first_non_null_value", "listagg", "bool_and", "bool_or", "product", "collect", "merge_map",
+		"nested_update", "rbm32":
+		return true
+	}
+	return false
+}
+
+// refusedAgg explains the Java 1.3.1 aggregate functions the reader refuses.
+func refusedAgg(fn string) string {
+	switch fn {
+	case "rbm64":
+		return "Java serializes Roaring64Bitmap in its own ART layout, not the portable format"
+	case "hll_sketch", "theta_sketch":
+		return "the value is a DataSketches sketch whose union is not reimplemented here"
+	}
+	return ""
+}
+
+// JavaHashable reports whether the reader reproduces Java's hashCode and
+// equals of values of t as Paimon's InternalArray/InternalMap getters return
+// them, which decides the element order of Java's HashSet/HashMap results
+// (collect with distinct, merge_map). BINARY values are byte[] there (identity
+// hash: Java's own result is not deterministic); the others are left out
+// until needed.
+func JavaHashable(t types.DataType) bool {
+	switch t.Root {
+	case types.Boolean, types.TinyInt, types.SmallInt, types.Int, types.BigInt, types.Float, types.Double,
+		types.Date, types.Time, types.Char, types.VarChar:
 		return true
 	}
 	return false
@@ -65,6 +92,16 @@ func aggTypeOK(fn string, t types.DataType) bool {
 		return t.IsString()
 	case "bool_and", "bool_or":
 		return t.Root == types.Boolean
+	case "product":
+		return t.IsNumeric()
+	case "collect":
+		return t.Root == types.Array
+	case "merge_map":
+		return t.Root == types.Map
+	case "nested_update":
+		return t.Root == types.Array && t.Element.Root == types.Row
+	case "rbm32":
+		return t.Root == types.VarBinary
 	}
 	return false
 }
@@ -114,6 +151,10 @@ type MergeOptions struct {
 	RemoveOnSequenceGroup map[string]bool
 	// AggregationRemoveOnDelete is aggregation.remove-record-on-delete.
 	AggregationRemoveOnDelete bool
+	// Distinct holds the collect columns with fields.<f>.distinct=true.
+	Distinct map[string]bool
+	// CountLimit maps nested_update columns to fields.<f>.count-limit.
+	CountLimit map[string]int
 	// LookupLevels is set when Java wraps the merge function in its
 	// LookupMergeFunction (CoreOptions.needLookup: changelog-producer=lookup,
 	// deletion vectors or force-lookup; first-row needs lookup too but is
@@ -181,6 +222,8 @@ func parseMergeOptions(s *TableSchema) (*MergeOptions, error) {
 		ListaggDelimiter:      map[string]string{},
 		GroupAggregates:       map[string]string{},
 		RemoveOnSequenceGroup: map[string]bool{},
+		Distinct:              map[string]bool{},
+		CountLimit:            map[string]int{},
 	}
 	switch c.Engine {
 	case MergeEngineDeduplicate, MergeEngineFirstRow, MergeEnginePartialUpdate, MergeEngineAggregation:
@@ -308,12 +351,21 @@ func parseMergeOptions(s *TableSchema) (*MergeOptions, error) {
 			if err != nil {
 				return nil, fmt.Errorf("primary-key table (schema %d): %w", s.ID, err)
 			}
-			if b {
-				return nil, unsupported(s, "option %s=true", k)
+			c.Distinct[field] = b
+		case "count-limit":
+			n, err := parseInt(k, v)
+			if err != nil {
+				return nil, fmt.Errorf("primary-key table (schema %d): %w", s.ID, err)
+			}
+			c.CountLimit[field] = n
+		case "nested-key":
+			if strings.TrimSpace(v) != "" {
+				// Java keys the rows by a BinaryRow in a HashMap: the
+				// result's row order is its hash order, not reproduced.
+				return nil, unsupported(s, "option %s (nested_update keyed by nested fields)", k)
 			}
 		default:
-			// nested-key, collect/merge-map options, unknown
-			// suffixes: all belong to features not implemented.
+			// Unknown suffixes belong to features not implemented.
 			return nil, unsupported(s, "option %s", k)
 		}
 	}
@@ -357,11 +409,8 @@ func parseMergeOptions(s *TableSchema) (*MergeOptions, error) {
 			if fn == "first_not_null_value" {
 				fn = "first_non_null_value" // legacy name
 			}
-			if !knownAgg(fn) {
-				return nil, unsupported(s, "aggregate function %q (column %q)", fn, f.Name)
-			}
-			if !aggTypeOK(fn, f.Type) {
-				return nil, unsupported(s, "aggregate function %q on column %q of type %s", fn, f.Name, f.Type)
+			if err := c.checkAgg(s, fn, f); err != nil {
+				return nil, err
 			}
 			c.Aggregates[f.Name] = fn
 		}
@@ -375,10 +424,40 @@ func parseMergeOptions(s *TableSchema) (*MergeOptions, error) {
 		// engines; Java ignores them elsewhere, so do we.
 		c.IgnoreRetract, c.ListaggDelimiter = map[string]bool{}, map[string]string{}
 	}
+	if c.AggregationRemoveOnDelete {
+		for _, f := range s.Fields {
+			if c.IgnoreRetract[f.Name] {
+				// SchemaValidation: "... have conflicting behavior so
+				// should not be enabled at the same time."
+				return nil, fmt.Errorf("primary-key table (schema %d): %s and fields.%s.ignore-retract conflict", s.ID, OptAggregationRemoveOnDelete, f.Name)
+			}
+		}
+	}
 	if _, ok := s.Options[OptDefaultAggregateFunction]; ok && c.Engine != MergeEngineAggregation {
 		return nil, unsupported(s, "option %s with merge-engine %s", OptDefaultAggregateFunction, c.Engine)
 	}
 	return c, nil
+}
+
+// checkAgg refuses an aggregate function the reader does not implement for
+// column f, naming both.
+func (c *MergeOptions) checkAgg(s *TableSchema, fn string, f types.DataField) error {
+	if why := refusedAgg(fn); why != "" {
+		return unsupported(s, "aggregate function %q (column %q): %s", fn, f.Name, why)
+	}
+	if !knownAgg(fn) {
+		return unsupported(s, "aggregate function %q (column %q)", fn, f.Name)
+	}
+	if !aggTypeOK(fn, f.Type) {
+		return unsupported(s, "aggregate function %q on column %q of type %s", fn, f.Name, f.Type)
+	}
+	switch {
+	case fn == "collect" && c.Distinct[f.Name] && !JavaHashable(*f.Type.Element):
+		return unsupported(s, "aggregate function collect with fields.%s.distinct=true on elements of type %s (Java's HashSet order of them is not reproduced)", f.Name, *f.Type.Element)
+	case fn == "merge_map" && !JavaHashable(*f.Type.Key):
+		return unsupported(s, "aggregate function merge_map on column %q with keys of type %s (Java's HashMap order of them is not reproduced)", f.Name, *f.Type.Key)
+	}
+	return nil
 }
 
 // BatchScanSkipLevel0 reports whether a batch read of the table hides level-0
@@ -498,12 +577,12 @@ func (c *MergeOptions) partialUpdateConfig(s *TableSchema) error {
 		if fn == "first_not_null_value" {
 			fn = "first_non_null_value"
 		}
-		if !knownAgg(fn) || fn == "count" {
+		if fn == "count" {
 			// count is no aggregate function of Java Paimon 1.3.1.
 			return unsupported(s, "aggregate function %q (column %q)", fn, f.Name)
 		}
-		if !aggTypeOK(fn, f.Type) {
-			return unsupported(s, "aggregate function %q on column %q of type %s", fn, f.Name, f.Type)
+		if err := c.checkAgg(s, fn, f); err != nil {
+			return err
 		}
 		c.GroupAggregates[f.Name] = fn
 	}

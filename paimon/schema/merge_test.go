@@ -29,9 +29,9 @@ func TestMergeOptionsParsedOncePerSchema(t *testing.T) {
 		t.Fatalf("got engine %q aggregates %v", a.Engine, a.Aggregates)
 	}
 	// A derived schema gets its own options, parsed again.
-	d := s.WithOptions(map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "product"})
+	d := s.WithOptions(map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "theta_sketch"})
 	if _, err := d.MergeOptions(); !errors.Is(err, types.ErrUnsupported) {
-		t.Fatalf("product must be refused as unsupported, got %v", err)
+		t.Fatalf("theta_sketch must be refused as unsupported, got %v", err)
 	}
 	if got, _ := s.MergeOptions(); got != a {
 		t.Fatal("WithOptions changed the original schema")

@@ -2,6 +2,7 @@ package mergetree
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -174,9 +176,15 @@ type fieldAgg interface {
 	emit(w *colWriter) error
 }
 
-// newFieldAgg builds the aggregator of one column. name is the column for
-// messages; fn one of the functions schema.MergeOptions accepts, or "primary-key".
-func newFieldAgg(fn, name string, t types.DataType, ignoreRetract bool, delim string) (fieldAgg, error) {
+// newFieldAgg builds the aggregator of column f: fn is one of the functions
+// schema.MergeOptions accepts, or "primary-key"; c holds the per-field
+// options (ignore-retract, delimiter, distinct, count-limit).
+func newFieldAgg(fn string, f types.DataField, c *schema.MergeOptions) (fieldAgg, error) {
+	name, t := f.Name, f.Type
+	delim, ok := c.ListaggDelimiter[name]
+	if !ok {
+		delim = ","
+	}
 	var g fieldAgg
 	switch fn {
 	case "primary-key", "last_value", "last_non_null_value", "first_value", "first_non_null_value":
@@ -195,10 +203,24 @@ func newFieldAgg(fn, name string, t types.DataType, ignoreRetract bool, delim st
 		g = &listAgg{name: name, delim: delim}
 	case "bool_and", "bool_or":
 		g = &boolAgg{and: fn == "bool_and", name: name}
+	case "product":
+		g = &productAgg{sumAgg: sumAgg{name: name, t: t}}
+	case "collect":
+		g = &collectAgg{name: name, t: t, distinct: c.Distinct[name]}
+	case "merge_map":
+		g = &mergeMapAgg{name: name, t: t}
+	case "nested_update":
+		limit, ok := c.CountLimit[name]
+		if !ok {
+			limit = math.MaxInt32
+		}
+		g = &nestedUpdateAgg{name: name, t: t, limit: limit}
+	case "rbm32":
+		g = &rbm32Agg{name: name}
 	default:
 		return nil, fmt.Errorf("aggregate function %q on column %q: %w", fn, name, types.ErrUnsupported)
 	}
-	if ignoreRetract {
+	if c.IgnoreRetract[name] {
 		g = ignoreRetractAgg{g}
 	}
 	return g, nil

@@ -368,10 +368,13 @@ func TestRefusals(t *testing.T) {
 		{map[string]string{"merge-engine": "partial-update", "fields.v.sequence-group": "name", "fields.name.aggregate-function": "count"}, `"count"`},
 		{map[string]string{"merge-engine": "partial-update", "fields.v.sequence-group": "name", "fields.name.aggregate-function": "collect"}, `"collect"`},
 		{map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "rbm64"}, "rbm64"},
-		{map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "product"}, "product"},
+		{map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "hll_sketch"}, "hll_sketch"},
+		{map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "theta_sketch"}, "theta_sketch"},
+		{map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "no_such_fn"}, `"no_such_fn" (column "v")`},
+		{map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "rbm32"}, `"rbm32" on column "v"`},
 		{map[string]string{"merge-engine": "aggregation", "fields.name.aggregate-function": "sum"}, `"name"`},
 		{map[string]string{"merge-engine": "aggregation", "fields.default-aggregate-function": "collect"}, "collect"},
-		{map[string]string{"merge-engine": "aggregation", "fields.name.aggregate-function": "listagg", "fields.name.distinct": "true"}, "fields.name.distinct"},
+		{map[string]string{"merge-engine": "aggregation", "fields.v.nested-key": "a"}, "fields.v.nested-key"},
 		{map[string]string{"merge-engine": "first-row", "sequence.field": "v"}, "sequence.field"},
 	}
 	for _, c := range cases {
@@ -395,6 +398,7 @@ func TestRefusals(t *testing.T) {
 	// Configurations Java itself rejects are errors, not ErrUnsupported.
 	for _, opts := range []map[string]string{
 		{"merge-engine": "partial-update", "fields.v.aggregate-function": "sum"}, // no sequence group
+		{"merge-engine": "aggregation", "aggregation.remove-record-on-delete": "true", "fields.v.ignore-retract": "true"},
 		{"merge-engine": "partial-update", "fields.v.sequence-group": "name", "partial-update.remove-record-on-delete": "true"},
 		{"merge-engine": "partial-update", "fields.v.sequence-group": "name", "partial-update.remove-record-on-sequence-group": "name"},
 		{"merge-engine": "partial-update", "fields.v.sequence-group": "name", "ignore-delete": "true", "partial-update.remove-record-on-sequence-group": "v"},

@@ -211,11 +211,7 @@ func NewMergeReader(ctx context.Context, fio fileio.FileIO, sp *split.Split, opt
 			if pks[f.Name] {
 				fn = "primary-key"
 			}
-			delim, ok := cfg.ListaggDelimiter[f.Name]
-			if !ok {
-				delim = ","
-			}
-			g, err := newFieldAgg(fn, f.Name, f.Type, cfg.IgnoreRetract[f.Name], delim)
+			g, err := newFieldAgg(fn, f, cfg)
 			if err != nil {
 				r.Release()
 				return nil, err

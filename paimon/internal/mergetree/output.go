@@ -119,6 +119,14 @@ func (w *colWriter) appendVal(v any) error {
 	return nil
 }
 
+// appendPiece appends a computed one-row value of a nested column, taking
+// ownership of v.
+func (w *colWriter) appendPiece(v arrow.Array) {
+	w.n++
+	w.flushRun()
+	w.pieces = append(w.pieces, v)
+}
+
 func (w *colWriter) flushRun() {
 	if w.runArr == nil {
 		return

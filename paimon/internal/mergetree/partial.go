@@ -96,11 +96,7 @@ func newPartialUpdate(c *schema.MergeOptions, need []types.DataField) (*partialU
 		if fn == "" {
 			continue
 		}
-		delim, ok := c.ListaggDelimiter[f.Name]
-		if !ok {
-			delim = ","
-		}
-		g, err := newFieldAgg(fn, f.Name, f.Type, c.IgnoreRetract[f.Name], delim)
+		g, err := newFieldAgg(fn, f, c)
 		if err != nil {
 			return nil, err
 		}

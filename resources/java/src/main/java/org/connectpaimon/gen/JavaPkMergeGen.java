@@ -29,6 +29,10 @@ public final class JavaPkMergeGen {
         TABLES.put("pk_lk_dedup", g -> PkLookupTables.dedup(g, "pk_lk_dedup", Map.of("changelog-producer", "lookup")));
         TABLES.put("pk_lk_dedup_force", g -> PkLookupTables.dedup(g, "pk_lk_dedup_force", Map.of("force-lookup", "true")));
         TABLES.put("pk_lk_first_row", g -> PkLookupTables.firstRow(g, "pk_lk_first_row", Map.of("changelog-producer", "lookup")));
+        TABLES.put("pk_aggf", g -> PkAggFuncTables.functions(g, "pk_aggf", Map.of()));
+        TABLES.put("pk_aggf_lookup", g -> PkAggFuncTables.functions(g, "pk_aggf_lookup", Map.of("changelog-producer", "lookup")));
+        TABLES.put("pk_aggf_retract", g -> PkAggFuncTables.retract(g, "pk_aggf_retract", Map.of()));
+        TABLES.put("pk_aggf_retract_lookup", g -> PkAggFuncTables.retract(g, "pk_aggf_retract_lookup", Map.of("changelog-producer", "lookup")));
     }
 
     public static void main(String[] args) throws Exception {
