@@ -155,6 +155,9 @@ type MergeOptions struct {
 	Distinct map[string]bool
 	// CountLimit maps nested_update columns to fields.<f>.count-limit.
 	CountLimit map[string]int
+	// NestedKey maps nested_update columns to the fields of their rows
+	// named by fields.<f>.nested-key.
+	NestedKey map[string][]string
 	// LookupLevels is set when Java wraps the merge function in its
 	// LookupMergeFunction (CoreOptions.needLookup: changelog-producer=lookup,
 	// deletion vectors or force-lookup; first-row needs lookup too but is
@@ -224,6 +227,7 @@ func parseMergeOptions(s *TableSchema) (*MergeOptions, error) {
 		RemoveOnSequenceGroup: map[string]bool{},
 		Distinct:              map[string]bool{},
 		CountLimit:            map[string]int{},
+		NestedKey:             map[string][]string{},
 	}
 	switch c.Engine {
 	case MergeEngineDeduplicate, MergeEngineFirstRow, MergeEnginePartialUpdate, MergeEngineAggregation:
@@ -360,9 +364,9 @@ func parseMergeOptions(s *TableSchema) (*MergeOptions, error) {
 			c.CountLimit[field] = n
 		case "nested-key":
 			if strings.TrimSpace(v) != "" {
-				// Java keys the rows by a BinaryRow in a HashMap: the
-				// result's row order is its hash order, not reproduced.
-				return nil, unsupported(s, "option %s (nested_update keyed by nested fields)", k)
+				for _, name := range strings.Split(v, ",") {
+					c.NestedKey[field] = append(c.NestedKey[field], strings.TrimSpace(name))
+				}
 			}
 		default:
 			// Unknown suffixes belong to features not implemented.
@@ -454,6 +458,16 @@ func (c *MergeOptions) checkAgg(s *TableSchema, fn string, f types.DataField) er
 	switch {
 	case fn == "collect" && c.Distinct[f.Name] && !JavaHashable(*f.Type.Element):
 		return unsupported(s, "aggregate function collect with fields.%s.distinct=true on elements of type %s (Java's HashSet order of them is not reproduced)", f.Name, *f.Type.Element)
+	case fn == "nested_update" && len(c.NestedKey[f.Name]) > 0:
+		for _, k := range c.NestedKey[f.Name] {
+			i := types.FieldByName(f.Type.Element.Fields, k)
+			if i < 0 {
+				return fmt.Errorf("primary-key table (schema %d): fields.%s.nested-key names %q, no field of %s", s.ID, f.Name, k, *f.Type.Element)
+			}
+			if !JavaHashable(f.Type.Element.Fields[i].Type) {
+				return unsupported(s, "fields.%s.nested-key field %q of type %s (Java's HashMap order of such keys is not reproduced)", f.Name, k, f.Type.Element.Fields[i].Type)
+			}
+		}
 	case fn == "merge_map" && !JavaHashable(*f.Type.Key):
 		return unsupported(s, "aggregate function merge_map on column %q with keys of type %s (Java's HashMap order of them is not reproduced)", f.Name, *f.Type.Key)
 	}

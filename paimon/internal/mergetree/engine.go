@@ -214,16 +214,24 @@ func newFieldAgg(fn string, f types.DataField, c *schema.MergeOptions) (fieldAgg
 		if !ok {
 			limit = math.MaxInt32
 		}
-		g = &nestedUpdateAgg{name: name, t: t, limit: limit}
+		g, err := newNestedUpdate(name, t, limit, c.NestedKey[name])
+		if err != nil {
+			return nil, err
+		}
+		return wrapRetract(g, c.IgnoreRetract[name]), nil
 	case "rbm32":
 		g = &rbm32Agg{name: name}
 	default:
 		return nil, fmt.Errorf("aggregate function %q on column %q: %w", fn, name, types.ErrUnsupported)
 	}
-	if c.IgnoreRetract[name] {
-		g = ignoreRetractAgg{g}
+	return wrapRetract(g, c.IgnoreRetract[name]), nil
+}
+
+func wrapRetract(g fieldAgg, ignore bool) fieldAgg {
+	if ignore {
+		return ignoreRetractAgg{g}
 	}
-	return g, nil
+	return g
 }
 
 // errNoRetract is FieldAggregator.retract's default refusal.

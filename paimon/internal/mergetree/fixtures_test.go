@@ -374,7 +374,6 @@ func TestRefusals(t *testing.T) {
 		{map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "rbm32"}, `"rbm32" on column "v"`},
 		{map[string]string{"merge-engine": "aggregation", "fields.name.aggregate-function": "sum"}, `"name"`},
 		{map[string]string{"merge-engine": "aggregation", "fields.default-aggregate-function": "collect"}, "collect"},
-		{map[string]string{"merge-engine": "aggregation", "fields.v.nested-key": "a"}, "fields.v.nested-key"},
 		{map[string]string{"merge-engine": "first-row", "sequence.field": "v"}, "sequence.field"},
 	}
 	for _, c := range cases {

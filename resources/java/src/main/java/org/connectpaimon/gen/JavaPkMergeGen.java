@@ -32,6 +32,7 @@ public final class JavaPkMergeGen {
         TABLES.put("pk_aggf", g -> PkAggFuncTables.functions(g, "pk_aggf", Map.of()));
         TABLES.put("pk_aggf_lookup", g -> PkAggFuncTables.functions(g, "pk_aggf_lookup", Map.of("changelog-producer", "lookup")));
         TABLES.put("pk_aggf_retract", g -> PkAggFuncTables.retract(g, "pk_aggf_retract", Map.of()));
+        TABLES.put("pk_aggf_nested_key", g -> PkAggFuncTables.nestedKey(g, "pk_aggf_nested_key", Map.of()));
         TABLES.put("pk_aggf_retract_lookup", g -> PkAggFuncTables.retract(g, "pk_aggf_retract_lookup", Map.of("changelog-producer", "lookup")));
     }
 

@@ -155,4 +155,38 @@ final class PkAggFuncTables {
         }
         g.dumpAll(name);
     }
+
+    static GenericArray krows(Object... kv) {
+        Object[] o = new Object[kv.length / 3];
+        for (int i = 0; i + 2 < kv.length; i += 3) o[i / 3] = GenericRow.of(kv[i], s((String) kv[i + 1]), s((String) kv[i + 2]));
+        return new GenericArray(o);
+    }
+
+    /**
+     * nested_update keyed by nested fields: rows of one key replace each other in Java's
+     * HashMap&lt;BinaryRow, InternalRow&gt;, whose iteration order is the result's; retracts remove keys.
+     */
+    static void nestedKey(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+        org.apache.paimon.types.DataType rowT = DataTypes.ROW(new DataField(20, "k", DataTypes.INT()),
+                new DataField(21, "s", DataTypes.STRING()), new DataField(22, "v", DataTypes.STRING()));
+        Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT())
+                .column("nk", DataTypes.ARRAY(rowT)).column("nks", DataTypes.ARRAY(rowT))
+                .primaryKey("id").option("bucket", "1").option("merge-engine", "aggregation")
+                .option("fields.nk.aggregate-function", "nested_update").option("fields.nk.nested-key", "k")
+                .option("fields.nks.aggregate-function", "nested_update").option("fields.nks.nested-key", "k,s");
+        extra.forEach(b::option);
+        try (PkWriter w = g.create(name, b.build())) {
+            w.commit(r(I, 1, krows(1, "a", "v1", 17, "b", "v2", 33, "c", "v3"),
+                            krows(1, "a", "v1", 1, "longer-key-string", "v2", 2, "a", "v3")),
+                    r(I, 2, krows(5, "x", "v5"), krows(5, "x", "v5")));
+            w.commit(r(I, 1, krows(17, "b", "w2", 2, "d", "w4", -1, "e", "w5", 65536, "f", "w6"),
+                            krows(1, "a", "w1", 2, "b", "w4", 1, "longer-key-string", "w2")),
+                    r(I, 3, krows(3, "y", "v3"), null));
+            w.compact(true);
+            w.commit(r(UB, 1, krows(33, "zz", "ignored"), krows(2, "a", "v3")),
+                    r(I, 2, krows(5, "x", "v5b", 6, "x", "v6"), krows(5, "y", "v5y")));
+            w.commit(r(D, 2, krows(6, null, null), krows(5, "x", null)));
+        }
+        g.dumpAll(name);
+    }
 }
