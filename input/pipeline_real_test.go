@@ -262,6 +262,14 @@ func startReal(t *testing.T, rt *realTable, cfgYAML string) *realRun {
 // returns an error for; rejected rows are not recorded as delivered.
 func startRealRejecting(t *testing.T, rt *realTable, cfgYAML string, reject func([]delivered) error) *realRun {
 	t.Helper()
+	return startPipeline(t, fmt.Sprintf("paimon:\n  warehouse: %s\n  table: %s\n  poll_interval: 100ms\n%s", rt.wh, rt.name, cfgYAML), reject)
+}
+
+// startPipeline starts a pipeline whose input is inputYAML into a consumer
+// that records every message, rejecting the batches reject returns an error
+// for.
+func startPipeline(t *testing.T, inputYAML string, reject func([]delivered) error) *realRun {
+	t.Helper()
 	env := service.NewEnvironment()
 	r := &realRun{t: t, done: make(chan error, 1), metrics: &recMetrics{vals: map[string]int64{}, timers: map[string]int{}}, logs: &syncBuf{}}
 	if err := env.RegisterMetricsExporter("rec", service.NewConfigSpec(), func(*service.ParsedConfig, *service.Logger) (service.MetricsExporter, error) {
@@ -274,7 +282,7 @@ func startRealRejecting(t *testing.T, rt *realTable, cfgYAML string, reject func
 	if err := sb.SetMetricsYAML("rec: {}"); err != nil {
 		t.Fatal(err)
 	}
-	if err := sb.AddInputYAML(fmt.Sprintf("paimon:\n  warehouse: %s\n  table: %s\n  poll_interval: 100ms\n%s", rt.wh, rt.name, cfgYAML)); err != nil {
+	if err := sb.AddInputYAML(inputYAML); err != nil {
 		t.Fatal(err)
 	}
 	if err := sb.AddBatchConsumerFunc(func(_ context.Context, b service.MessageBatch) error {

@@ -36,6 +36,8 @@ type JavaRESTOptions struct {
 	// Gen runs a generator through the REST catalog before READY
 	// ("javagen" or "javapk"), writing Expected and Cases.
 	Gen, Expected, Cases, Tables string
+	// StartTimeout bounds the start (and the generator's run); 0 is 5 minutes.
+	StartTimeout time.Duration
 }
 
 var javaBuild struct {
@@ -156,24 +158,43 @@ func StartJavaREST(t testing.TB, dir string, o JavaRESTOptions) *JavaREST {
 		}
 		cancel()
 	})
-	deadline := time.After(5 * time.Minute)
+	timeout := o.StartTimeout
+	if timeout == 0 {
+		timeout = 5 * time.Minute
+	}
+	// The generator's progress ("wrote javapk.t") is logged as it comes and, with the last
+	// lines of stderr (Java's exceptions and logs), shown when the start fails.
+	start := time.Now()
+	var progress []string
+	failed := func(why string) {
+		t.Helper()
+		t.Fatalf("Java REST server %s after %s (%d generator lines)\nlast stdout:\n%s\nlast stderr:\n%s",
+			why, time.Since(start).Round(time.Second), len(progress), lastLines(strings.Join(progress, "\n"), 20), lastLines(s.stderr.String(), 60))
+	}
+	deadline := time.After(timeout)
 	for {
 		select {
 		case l, ok := <-s.lines:
 			if !ok {
-				t.Fatalf("Java REST server exited before READY:\n%s", lastLines(s.stderr.String(), 40))
+				failed("exited before READY")
 			}
 			if u, found := strings.CutPrefix(l, "REST_URI "); found {
 				s.URI = strings.TrimSuffix(u, "/")
+				continue
 			}
 			if l == "READY" {
 				if s.URI == "" {
 					t.Fatal("Java REST server printed no REST_URI")
 				}
+				if o.Gen != "" {
+					t.Logf("Java REST server: %s generated through REST in %s", o.Gen, time.Since(start).Round(time.Second))
+				}
 				return s
 			}
+			progress = append(progress, l)
+			t.Logf("Java REST server (%s): %s", time.Since(start).Round(time.Second), l)
 		case <-deadline:
-			t.Fatalf("Java REST server not ready after 5 minutes:\n%s", lastLines(s.stderr.String(), 40))
+			failed(fmt.Sprintf("not ready in %s", timeout))
 		}
 	}
 }

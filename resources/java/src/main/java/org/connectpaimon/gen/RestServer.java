@@ -3,6 +3,7 @@ package org.connectpaimon.gen;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.consumer.ConsumerManager;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.options.Options;
@@ -12,6 +13,7 @@ import org.apache.paimon.rest.RESTToken;
 import org.apache.paimon.rest.auth.BearTokenAuthProvider;
 import org.apache.paimon.rest.responses.ConfigResponse;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
@@ -49,6 +51,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   rotate-token db.t TTL_MS      vend a fresh token (new akId) expiring TTL_MS after issue, re-issued
  *                                 every TTL_MS/4, so a client that refreshes early always gets a new one
  *   path db.t                     OK table-path
+ *   consumer db.t ID              OK next-snapshot (or "none") as Java's ConsumerManager reads it
+ *                                 through the table's FileIO at the table's location
  * </pre>
  */
 public final class RestServer {
@@ -159,6 +163,11 @@ public final class RestServer {
             }
             case "path":
                 return cat.getTable(Identifier.fromString(f[1])).options().get("path");
+            case "consumer": {
+                FileStoreTable t = (FileStoreTable) cat.getTable(Identifier.fromString(f[1]));
+                return new ConsumerManager(t.fileIO(), t.location())
+                        .consumer(f[2]).map(c -> String.valueOf(c.nextSnapshot())).orElse("none");
+            }
             default:
                 throw new IllegalArgumentException("unknown command " + f[0]);
         }
