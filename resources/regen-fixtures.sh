@@ -62,6 +62,9 @@ if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaPkMergeGen.java" ]]
     -Dexec.args="--warehouse $out/pk-merge/warehouse --expected $out/pk-merge/expected --cases $out/pk-merge/cases-pk.json")
 fi
 
+# pypaimon-written tables for the pruning property test (issue 11 item 1).
+"$py" "$here/pygen/gen_props.py" --warehouse "$out/warehouse" --props "$out/props-py.json"
+
 # Stats-mode tables for the pruning property test and Java's timestamp casts (issue 11 items 1, 4).
 if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaStatsGen.java" ]]; then
   (cd "$here/java" && mvn -q -o -B compile exec:java -Dexec.mainClass=org.connectpaimon.gen.JavaStatsGen \

@@ -40,6 +40,8 @@ func TestLive(t *testing.T) {
 			t.Fatalf("%s %v: %v\n%s", name, args, err, b)
 		}
 	}
+	run(res, py, filepath.Join(res, "pygen", "gen_props.py"), "--warehouse", filepath.Join(out, "warehouse"),
+		"--props", filepath.Join(out, "props-py.json"))
 	run(res, py, filepath.Join(res, "pygen", "gen_append.py"), "--warehouse", filepath.Join(out, "warehouse"),
 		"--expected", filepath.Join(out, "expected"), "--cases", filepath.Join(out, "cases.json"))
 	if _, err := exec.LookPath("mvn"); err != nil {
@@ -50,5 +52,14 @@ func TestLive(t *testing.T) {
 			"-Dexec.args=--warehouse "+filepath.Join(out, "warehouse")+" --expected "+filepath.Join(out, "expected")+
 				" --cases "+filepath.Join(out, "cases-java.json"))
 	}
+	if _, err := os.Stat(filepath.Join(res, "java", "src", "main", "java", "org", "connectpaimon", "gen", "JavaStatsGen.java")); err == nil {
+		// Stats-mode tables: Java's reads are cases, and the pruning property runs on them
+		// with a fresh random seed (printed).
+		run(filepath.Join(res, "java"), "mvn", "-q", "-B", "-o", "compile", "exec:java",
+			"-Dexec.mainClass=org.connectpaimon.gen.JavaStatsGen",
+			"-Dexec.args=--warehouse "+filepath.Join(out, "warehouse")+" --expected "+filepath.Join(out, "expected")+
+				" --cases "+filepath.Join(out, "cases-javastats.json")+" --props "+filepath.Join(out, "props-java.json"))
+	}
 	runCases(t, out)
+	t.Run("property", func(t *testing.T) { runProperty(t, out, propertySeed(t)) })
 }

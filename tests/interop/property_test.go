@@ -51,7 +51,27 @@ func TestPruningOnlySavesWork(t *testing.T) {
 		testenv.Say("tests/interop TestPruningOnlySavesWork: random property seed %d (rerun: PAIMON_PROPERTY_SEED=%d go test -run TestPruningOnlySavesWork ./tests/interop/)", seed, seed)
 	}
 	t.Logf("property seed %d (rerun: PAIMON_PROPERTY_SEED=%d go test -run TestPruningOnlySavesWork ./tests/interop/)", seed, seed)
-	dir := fixturesDir(t)
+	runProperty(t, fixturesDir(t), seed)
+}
+
+// propertySeed is the seed of the live suite's property run: PAIMON_PROPERTY_SEED, else
+// time-based, printed so a failure can be replayed.
+func propertySeed(t *testing.T) uint64 {
+	if s := os.Getenv("PAIMON_PROPERTY_SEED"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("PAIMON_PROPERTY_SEED=%q: %v", s, err)
+		}
+		return v
+	}
+	seed := uint64(time.Now().UnixNano())
+	testenv.Say("tests/interop live property run: random seed %d (PAIMON_PROPERTY_SEED=%d replays it)", seed, seed)
+	return seed
+}
+
+// runProperty checks every table listed in dir's props-*.json (written by the generators
+// beside the warehouse) with seed.
+func runProperty(t *testing.T, dir string, seed uint64) {
 	files, _ := filepath.Glob(filepath.Join(dir, "props-*.json"))
 	if len(files) == 0 {
 		t.Fatalf("no props-*.json in %s", dir)
