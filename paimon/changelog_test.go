@@ -6,11 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 )
@@ -19,25 +19,12 @@ import (
 // 100: snapshots 8 and 9 remain, changelog/changelog-1..7 hold the expired ones.
 func llCopy(t *testing.T) (wh, table string) {
 	t.Helper()
-	wh = filepath.Join(t.TempDir(), "warehouse")
-	src := filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "pk", "warehouse", "javapk.db", "pk_ll_input")
-	table = filepath.Join(wh, "javapk.db", "pk_ll_input")
-	testenv.CopyTree(t, src, table)
-	return wh, table
+	return fixtureCopy(t, filepath.Join("resources", "fixtures", "pk", "warehouse"), "javapk", "pk_ll_input")
 }
 
 func openLL(t *testing.T, wh string) *paimon.Table {
 	t.Helper()
-	ctx := context.Background()
-	cat, err := paimon.OpenCatalog(ctx, wh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cat.Close() })
-	tbl, err := cat.GetTable(ctx, "javapk.pk_ll_input")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tbl := openTableAt(t, wh, "javapk.pk_ll_input")
 	return tbl
 }
 
@@ -86,7 +73,7 @@ func TestConsumerResumesFromLongLivedChangelog(t *testing.T) {
 	}
 	got := plannedIDs(t, s)
 	want := []int64{3, 4, 5, 6, 7, 8, 9}
-	if !equalIDs(got, want) {
+	if !slices.Equal(got, want) {
 		t.Fatalf("plans %v, want %v", got, want)
 	}
 }
@@ -138,7 +125,7 @@ func TestStartModesSeeLongLivedChangelogs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := plannedIDs(t, s); !equalIDs(got, []int64{1, 2, 3, 4, 5, 6, 7, 8, 9}) {
+	if got := plannedIDs(t, s); !slices.Equal(got, []int64{1, 2, 3, 4, 5, 6, 7, 8, 9}) {
 		t.Fatalf("from-snapshot 1: plans %v", got)
 	}
 	c4, err := tbl.History().Snapshot(ctx, 4)
@@ -187,16 +174,4 @@ func TestChangelogIgnoredWhenNotDecoupled(t *testing.T) {
 	if _, err := s.Next(ctx); !errors.Is(err, paimon.ErrExpired) {
 		t.Fatalf("want ErrExpired, got %v", err)
 	}
-}
-
-func equalIDs(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -14,14 +14,30 @@ import (
 // table's directory.
 func demoCopy(t *testing.T) (wh, table string) {
 	t.Helper()
+	return fixtureCopy(t, filepath.Join("resources", "fixtures", "warehouse"), "demo", "orders")
+}
+
+// fixtureCopy copies table db.name of the committed warehouse at whRel
+// (relative to the repository root) to a temporary warehouse, and returns
+// that warehouse and the copy's directory.
+func fixtureCopy(t *testing.T, whRel, db, name string) (wh, table string) {
+	t.Helper()
 	wh = filepath.Join(t.TempDir(), "warehouse")
-	testenv.CopyTree(t, filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse", "demo.db"), filepath.Join(wh, "demo.db"))
-	return wh, filepath.Join(wh, "demo.db", "orders")
+	table = filepath.Join(wh, db+".db", name)
+	testenv.CopyTree(t, filepath.Join(testenv.RepoRoot(t), whRel, db+".db", name), table)
+	return wh, table
 }
 
 // openDemoAt opens demo.orders in wh; the catalog is closed when the test
 // ends.
 func openDemoAt(t *testing.T, wh string, opts ...paimon.CatalogOption) (*paimon.Catalog, *paimon.Table) {
+	t.Helper()
+	return openTableAt(t, wh, "demo.orders", opts...)
+}
+
+// openTableAt opens table name ("db.table") in wh; the catalog is closed
+// when the test ends.
+func openTableAt(t *testing.T, wh, name string, opts ...paimon.CatalogOption) (*paimon.Catalog, *paimon.Table) {
 	t.Helper()
 	ctx := context.Background()
 	cat, err := paimon.OpenCatalog(ctx, wh, opts...)
@@ -29,7 +45,7 @@ func openDemoAt(t *testing.T, wh string, opts ...paimon.CatalogOption) (*paimon.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cat.Close() })
-	tbl, err := cat.GetTable(ctx, "demo.orders")
+	tbl, err := cat.GetTable(ctx, name)
 	if err != nil {
 		t.Fatal(err)
 	}
