@@ -77,33 +77,9 @@ func TestCrashRestartAtLeastOnce(t *testing.T) {
 	}
 	snapLog, outFile := filepath.Join(dir, "snapshots.txt"), filepath.Join(dir, "out.jsonl")
 
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("PAIMON_CRASH_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("PAIMON_CRASH_SEED: %v", err)
-		}
-		seed = v
-	}
-	t.Logf("seed %d (rerun with PAIMON_CRASH_SEED=%d)", seed, seed)
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	rng := crashRand(t)
 
-	writer := exec.Command(py, script, wh, strconv.Itoa(batches), strconv.Itoa(batchSize), "0.4", snapLog)
-	writerOut, err := os.Create(filepath.Join(dir, "writer.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	writer.Stdout, writer.Stderr = writerOut, writerOut
-	if err := writer.Start(); err != nil {
-		t.Fatal(err)
-	}
-	writerDone := make(chan error, 1)
-	go func() { writerDone <- writer.Wait() }()
-	t.Cleanup(func() {
-		if writer.ProcessState == nil {
-			_ = writer.Process.Kill()
-		}
-	})
+	writerDone := startWriter(t, py, script, wh, dir, batches, batchSize, "0.4", snapLog)
 
 	// The table must exist before the binary connects; Connect retries
 	// anyway, this only keeps the first run from spending its life failing.
@@ -171,7 +147,7 @@ output:
 	select {
 	case err := <-writerDone:
 		if err != nil {
-			t.Fatalf("writer: %v (see %s)", err, writerOut.Name())
+			t.Fatalf("writer: %v (see %s)", err, filepath.Join(dir, "writer.log"))
 		}
 	case <-time.After(90 * time.Second):
 		t.Fatal("writer did not finish")
@@ -316,4 +292,44 @@ func waitFor(t *testing.T, d time.Duration, cond func() bool) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// crashRand is the test's random source: PAIMON_CRASH_SEED, else time-based; the seed is
+// logged so a failing kill schedule can be replayed.
+func crashRand(t *testing.T) *rand.Rand {
+	t.Helper()
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("PAIMON_CRASH_SEED"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("PAIMON_CRASH_SEED: %v", err)
+		}
+		seed = v
+	}
+	t.Logf("seed %d (rerun with PAIMON_CRASH_SEED=%d)", seed, seed)
+	return rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+}
+
+// startWriter starts the pypaimon writer script (batches commits of batchSize rows, pause
+// seconds apart, each snapshot logged to snapLog) with its output in dir/writer.log; the
+// channel reports its exit. It is killed when the test ends.
+func startWriter(t *testing.T, py, script, wh, dir string, batches, batchSize int, pause, snapLog string) <-chan error {
+	t.Helper()
+	writer := exec.Command(py, script, wh, strconv.Itoa(batches), strconv.Itoa(batchSize), pause, snapLog)
+	writerOut, err := os.Create(filepath.Join(dir, "writer.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writer.Stdout, writer.Stderr = writerOut, writerOut
+	if err := writer.Start(); err != nil {
+		t.Fatal(err)
+	}
+	writerDone := make(chan error, 1)
+	go func() { writerDone <- writer.Wait() }()
+	t.Cleanup(func() {
+		if writer.ProcessState == nil {
+			_ = writer.Process.Kill()
+		}
+	})
+	return writerDone
 }
