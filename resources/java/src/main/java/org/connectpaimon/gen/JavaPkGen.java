@@ -85,9 +85,9 @@ public final class JavaPkGen {
         TABLES.put("pk_dedup_dv", g -> PkTables.dedup(g, "pk_dedup_dv", Map.of("deletion-vectors.enabled", "true")));
         TABLES.put("pk_dedup_dv64", g -> PkTables.dedup(g, "pk_dedup_dv64",
                 Map.of("deletion-vectors.enabled", "true", "deletion-vectors.bitmap64", "true")));
-        TABLES.put("pk_first_row", PkTables::firstRow);
-        TABLES.put("pk_partial", PkTables::partial);
-        TABLES.put("pk_agg", PkTables::agg);
+        TABLES.put("pk_first_row", g -> PkTables.firstRow(g, "pk_first_row", Map.of()));
+        TABLES.put("pk_partial", g -> PkTables.partial(g, "pk_partial", Map.of()));
+        TABLES.put("pk_agg", g -> PkTables.agg(g, "pk_agg", Map.of()));
         TABLES.put("pk_seq", PkTables::seq);
         TABLES.put("pk_input", g -> PkTables.dedup(g, "pk_input", Map.of("changelog-producer", "input")));
         TABLES.put("pk_lookup", g -> PkTables.dedup(g, "pk_lookup", Map.of("changelog-producer", "lookup")));
@@ -106,6 +106,24 @@ public final class JavaPkGen {
         TABLES.put("pk_ll_input", g -> ChangelogTables.longLived(g, "pk_ll_input", "input"));
         TABLES.put("pk_ll_none", g -> ChangelogTables.longLived(g, "pk_ll_none", "none"));
         TABLES.put("pk_ll_lookup", g -> ChangelogTables.longLived(g, "pk_ll_lookup", "lookup"));
+        // ORC data (and changelog) files, Paimon's default format before 0.9: the same histories
+        // as the Parquet tables above, so deletion vectors address ORC row positions, changelog
+        // files are ORC and the merge engines read ORC levels (committed group "orc").
+        Map<String, String> orc = Map.of("file.format", "orc");
+        TABLES.put("pk_orc_dedup", g -> PkTables.dedup(g, "pk_orc_dedup", orc));
+        TABLES.put("pk_orc_dv", g -> PkTables.dedup(g, "pk_orc_dv", with(orc, "deletion-vectors.enabled", "true")));
+        TABLES.put("pk_orc_input", g -> PkTables.dedup(g, "pk_orc_input", with(orc, "changelog-producer", "input")));
+        TABLES.put("pk_orc_lookup", g -> PkTables.dedup(g, "pk_orc_lookup", with(orc, "changelog-producer", "lookup")));
+        TABLES.put("pk_orc_partial", g -> PkTables.partial(g, "pk_orc_partial", orc));
+        TABLES.put("pk_orc_agg", g -> PkTables.agg(g, "pk_orc_agg", orc));
+        TABLES.put("pk_orc_first_row", g -> PkTables.firstRow(g, "pk_orc_first_row", orc));
+    }
+
+    /** base plus one option (Map.of maps are immutable). */
+    static Map<String, String> with(Map<String, String> base, String key, String value) {
+        Map<String, String> m = new HashMap<>(base);
+        m.put(key, value);
+        return m;
     }
 
     public static void main(String[] args) throws Exception {

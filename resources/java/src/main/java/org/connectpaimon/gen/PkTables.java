@@ -57,10 +57,11 @@ final class PkTables {
     }
 
     /** First-row engine: later writes of a key are ignored; Java's batch read skips level 0. */
-    static void firstRow(JavaPkGen g) throws Exception {
-        Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING())
-                .primaryKey("id").option("bucket", "1").option("merge-engine", "first-row").build();
-        try (PkWriter w = g.create("pk_first_row", schema)) {
+    static void firstRow(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+        Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING())
+                .primaryKey("id").option("bucket", "1").option("merge-engine", "first-row");
+        extra.forEach(b::option);
+        try (PkWriter w = g.create(name, b.build())) {
             GenericRow[] rows = new GenericRow[6];
             for (int i = 1; i <= 6; i++) rows[i - 1] = r(I, i, s("first" + i));
             w.commit(rows);
@@ -68,27 +69,28 @@ final class PkTables {
             w.compact(true);
             w.commit(r(I, 2, s("third2")), r(I, 9, s("third9")));
         }
-        g.dumpAll("pk_first_row");
+        g.dumpAll(name);
     }
 
     /** Partial update with ignore-delete: nulls keep the old value, deletes are dropped. */
-    static void partial(JavaPkGen g) throws Exception {
-        Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("a", DataTypes.STRING())
+    static void partial(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+        Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("a", DataTypes.STRING())
                 .column("b", DataTypes.INT()).column("c", DataTypes.STRING()).primaryKey("id")
-                .option("bucket", "1").option("merge-engine", "partial-update").option("ignore-delete", "true").build();
-        try (PkWriter w = g.create("pk_partial", schema)) {
+                .option("bucket", "1").option("merge-engine", "partial-update").option("ignore-delete", "true");
+        extra.forEach(b::option);
+        try (PkWriter w = g.create(name, b.build())) {
             w.commit(r(I, 1, s("a1"), null, null), r(I, 2, s("a2"), 20, null));
             w.commit(r(I, 1, null, 10, null), r(I, 2, null, null, s("c2")), r(I, 3, s("a3"), null, s("c3")));
             w.commit(r(D, 1, s("a1"), 10, null), r(I, 3, null, 30, null));
             w.compact(true);
             w.commit(r(I, 1, s("a1x"), null, s("c1")), r(I, 4, null, 40, null));
         }
-        g.dumpAll("pk_partial");
+        g.dumpAll(name);
     }
 
     /** Aggregation engine with several functions, the default (last_non_null_value) included. */
-    static void agg(JavaPkGen g) throws Exception {
-        Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("total", DataTypes.BIGINT())
+    static void agg(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+        Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("total", DataTypes.BIGINT())
                 .column("mx", DataTypes.INT()).column("mn", DataTypes.INT()).column("last", DataTypes.STRING())
                 .column("tags", DataTypes.STRING()).column("flag", DataTypes.BOOLEAN()).column("other", DataTypes.STRING())
                 .primaryKey("id").option("bucket", "1").option("merge-engine", "aggregation")
@@ -97,16 +99,16 @@ final class PkTables {
                 .option("fields.mn.aggregate-function", "min")
                 .option("fields.last.aggregate-function", "last_non_null_value")
                 .option("fields.tags.aggregate-function", "listagg")
-                .option("fields.flag.aggregate-function", "bool_or")
-                .build();
-        try (PkWriter w = g.create("pk_agg", schema)) {
+                .option("fields.flag.aggregate-function", "bool_or");
+        extra.forEach(b::option);
+        try (PkWriter w = g.create(name, b.build())) {
             w.commit(r(I, 1, 10L, 5, 5, s("x"), s("t1"), false, s("o1")), r(I, 2, 1L, 1, 1, null, s("u"), false, null));
             w.commit(r(I, 1, 5L, 7, 3, null, s("t2"), true, null), r(I, 3, null, null, null, s("z"), null, null, s("o3")),
                     r(I, 2, 2L, 0, 0, s("y"), s("v"), false, s("o2")));
             w.compact(true);
             w.commit(r(I, 1, -2L, 2, 9, s("y"), s("t3"), false, s("o1b")), r(I, 3, 7L, 4, 4, null, s("w"), true, null));
         }
-        g.dumpAll("pk_agg");
+        g.dumpAll(name);
     }
 
     /** sequence.field: a lower ts loses against a higher one whatever the write order, deletes too. */
