@@ -99,6 +99,8 @@ public final class JavaGen {
         TABLES.put("javagen.codec_manifest_xz", g -> g.codec("codec_manifest_xz", Map.of("manifest.compression", "xz")));
         TABLES.put("javagen.codec_manifest_parquet", g -> g.codec("codec_manifest_parquet",
                 Map.of("manifest.format", "parquet", "partition", "p")));
+        TABLES.put("javagen.orc_dv", g -> g.orcDv("orc_dv", null));
+        TABLES.put("javagen.orc_dv_bucket", g -> g.orcDv("orc_dv_bucket", "2"));
     }
 
     public static void main(String[] args) throws Exception {
@@ -582,5 +584,93 @@ public final class JavaGen {
         }
         g.full(t, "javagen.orc_switch");
         g.dump(t, "javagen.orc_switch", null, "filter", null, null, "id >= 12", pb -> pb.greaterOrEqual(0, 12));
+    }
+
+    /**
+     * An ORC append table with deletion vectors, written as Spark's DELETE on a
+     * deletion-vectors.enabled append table writes them (PaimonSparkWriter.persistDeletionVectors):
+     * the positions of the matching rows of each data file go to a DV per file through
+     * BaseAppendDeleteFileMaintainer (unaware bucket: one index file per partition; fixed bucket:
+     * one per bucket) and an index-only commit. Java's BatchTableWrite itself refuses DELETE rows
+     * on append tables (AppendOnlyWriter: insert or update_after only). Several stripes and row
+     * groups per file, so DV positions cross stripes that a filter prunes.
+     */
+    private void orcDv(String name, String bucket) throws Exception {
+        Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("s", DataTypes.STRING())
+                .column("v", DataTypes.BIGINT()).option("file.format", "orc").option("deletion-vectors.enabled", "true")
+                .option("orc.stripe.size", "1024").option("orc.rows.between.memory.checks", "500")
+                .option("orc.row.index.stride", "1000");
+        if (bucket != null) b.option("bucket", bucket).option("bucket-key", "id");
+        Table t = create(name, b.build());
+        List<GenericRow> rows = new ArrayList<>();
+        for (int i = 0; i < 4000; i++) rows.add(GenericRow.of(i, i % 9 == 0 ? null : s("s" + (i / 100)), (long) i * 3));
+        write(t, rows, null);
+        rows.clear();
+        for (int i = 10000; i < 10500; i++) rows.add(GenericRow.of(i, s("t" + i), (long) -i));
+        write(t, rows, null);
+        String tn = "javagen." + name;
+        deleteWhere(t, r -> r.getInt(0) % 7 == 3 || (r.getInt(0) >= 2500 && r.getInt(0) < 2600) || r.getInt(0) == 10001);
+        t = catalog.getTable(Identifier.create(DB, name));
+        long first = latest(t);
+        // A second delete merges into the files' existing DVs (the maintainers read the old ones).
+        deleteWhere(t, r -> r.getInt(0) % 11 == 0 || r.getInt(0) == 0 || r.getInt(0) == 3999);
+        t = catalog.getTable(Identifier.create(DB, name));
+        dump(t, tn, null, "first_delete", first, null, null, null);
+        full(t, tn);
+        dump(t, tn, null, "filter_id", null, null, "id >= 2400 AND id < 2800",
+                pb -> PredicateBuilder.and(pb.greaterOrEqual(0, 2400), pb.lessThan(0, 2800)));
+        dump(t, tn, null, "proj_filter_s", null, List.of("v", "s", "id"), "s = 's37'", pb -> pb.equal(1, s("s37")));
+    }
+
+    /**
+     * Deletes the rows matching cond as Spark's DELETE does on a DV append table: each data
+     * file is read raw (no deletion vector, file order) so positions are physical row numbers.
+     */
+    private void deleteWhere(Table table, java.util.function.Predicate<InternalRow> cond) throws Exception {
+        org.apache.paimon.table.FileStoreTable t = (org.apache.paimon.table.FileStoreTable) table;
+        org.apache.paimon.Snapshot snap = t.latestSnapshot().orElseThrow();
+        var indexHandler = t.store().newIndexFileHandler();
+        boolean unaware = t.bucketMode() == org.apache.paimon.table.BucketMode.BUCKET_UNAWARE;
+        Map<String, org.apache.paimon.deletionvectors.append.BaseAppendDeleteFileMaintainer> maintainers = new LinkedHashMap<>();
+        ReadBuilder rb = t.newReadBuilder();
+        for (var sp : rb.newScan().plan().splits()) {
+            var ds = (org.apache.paimon.table.source.DataSplit) sp;
+            for (var file : ds.dataFiles()) {
+                var raw = org.apache.paimon.table.source.DataSplit.builder().withSnapshot(ds.snapshotId())
+                        .withPartition(ds.partition()).withBucket(ds.bucket()).withBucketPath(ds.bucketPath())
+                        .withTotalBuckets(ds.totalBuckets()).withDataFiles(List.of(file)).rawConvertible(true).build();
+                var dv = new org.apache.paimon.deletionvectors.BitmapDeletionVector();
+                long[] pos = {0};
+                try (RecordReader<InternalRow> r = rb.newRead().createReader(raw)) {
+                    r.forEachRemaining(row -> {
+                        if (cond.test(row)) dv.delete(pos[0]);
+                        pos[0]++;
+                    });
+                }
+                if (pos[0] != file.rowCount()) throw new IllegalStateException(file.fileName() + ": read " + pos[0] + " of " + file.rowCount() + " rows");
+                if (dv.isEmpty()) continue;
+                String key = ds.partition().toString() + "/" + ds.bucket();
+                var m = maintainers.get(key);
+                if (m == null) {
+                    m = unaware
+                            ? org.apache.paimon.deletionvectors.append.BaseAppendDeleteFileMaintainer.forUnawareAppend(indexHandler, snap, ds.partition())
+                            : org.apache.paimon.deletionvectors.append.BaseAppendDeleteFileMaintainer.forBucketedAppend(indexHandler, snap, ds.partition(), ds.bucket());
+                    maintainers.put(key, m);
+                }
+                m.notifyNewDeletionVector(file.fileName(), dv);
+            }
+        }
+        List<org.apache.paimon.table.sink.CommitMessage> msgs = new ArrayList<>();
+        for (var m : maintainers.values()) {
+            List<org.apache.paimon.index.IndexFileMeta> added = new ArrayList<>();
+            List<org.apache.paimon.index.IndexFileMeta> deleted = new ArrayList<>();
+            for (var e : m.persist()) (e.kind() == org.apache.paimon.manifest.FileKind.ADD ? added : deleted).add(e.indexFile());
+            msgs.add(new org.apache.paimon.table.sink.CommitMessageImpl(m.getPartition(), m.getBucket(), null,
+                    new org.apache.paimon.io.DataIncrement(List.of(), List.of(), List.of(), added, deleted),
+                    org.apache.paimon.io.CompactIncrement.emptyIncrement()));
+        }
+        try (BatchTableCommit c = t.newBatchWriteBuilder().newCommit()) {
+            c.commit(msgs);
+        }
     }
 }
