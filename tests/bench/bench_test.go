@@ -104,7 +104,17 @@ func reportRows(b *testing.B, rowsPerOp int64) {
 // every split into Arrow records. Planning is inside the timed loop (it is
 // part of what a caller pays; BenchmarkPlanMany isolates it).
 func BenchmarkReadWide(b *testing.B) {
-	t := openBenchTable(b, "wide")
+	benchReadWide(b, "wide")
+}
+
+// BenchmarkReadWideORC is BenchmarkReadWide on bench.wide_orc: the same rows
+// and commits written as ORC + zstd (issue 14: ORC within 1.5x of Parquet).
+func BenchmarkReadWideORC(b *testing.B) {
+	benchReadWide(b, "wide_orc")
+}
+
+func benchReadWide(b *testing.B, table string) {
+	t := openBenchTable(b, table)
 	ctx := context.Background()
 	run := func(b *testing.B, proj []string) {
 		b.ReportAllocs()
@@ -340,4 +350,31 @@ func sampleHeap() (peak *uint64, stop func()) {
 		}
 	}()
 	return peak, func() { close(done); <-finished }
+}
+
+// TestWideORCEqualsParquet checks that the ORC benchmark reads the same data
+// as the Parquet one: bench.wide_orc's first two snapshots (262,144 rows, two
+// files written by pyarrow's C++ ORC writer) must read exactly as
+// bench.wide's, every column, so the ORC timings measure a correct read.
+func TestWideORCEqualsParquet(t *testing.T) {
+	ctx := context.Background()
+	read := func(name string) []string {
+		rb := openBenchTable(t, name).NewReadBuilder().WithSnapshot(2)
+		plan, err := rb.NewScan().Plan(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, err := interop.ReadSplits(ctx, rb.NewRead(), plan.Splits)
+		if err != nil {
+			t.Fatalf("bench.%s: %v", name, err)
+		}
+		return lines
+	}
+	pq, orc := read("wide"), read("wide_orc")
+	if len(pq) != 2*wideRowsPerCommit {
+		t.Fatalf("bench.wide snapshot 2: %d rows, want %d", len(pq), 2*wideRowsPerCommit)
+	}
+	if d := interop.DiffLines(pq, orc); d != "" {
+		t.Fatalf("bench.wide_orc differs from bench.wide:\n%s", d)
+	}
 }

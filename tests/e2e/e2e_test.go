@@ -40,18 +40,27 @@ import (
 const wideRows = 8 * 131072
 
 func benchWarehouse(tb testing.TB) string {
+	return benchWarehouseOf(tb, "wide")
+}
+
+// benchWarehouseOf is the warehouse holding the generated bench.<table>.
+func benchWarehouseOf(tb testing.TB, table string) string {
 	tb.Helper()
-	return filepath.Join(testenv.BenchTable(tb, "wide"), "warehouse")
+	return filepath.Join(testenv.BenchTable(tb, table), "warehouse")
 }
 
 // pipelineYAML is the input of every measurement: a bounded full read.
 func pipelineYAML(wh string) string {
+	return pipelineYAMLOf(wh, "bench.wide")
+}
+
+func pipelineYAMLOf(wh, table string) string {
 	return fmt.Sprintf(`paimon:
   warehouse: %s
-  table: bench.wide
+  table: %s
   scan_mode: latest-full
   end: {at_latest: true}
-`, wh)
+`, wh, table)
 }
 
 // runPipeline runs paimon → a counting consumer that drops the messages
@@ -59,11 +68,16 @@ func pipelineYAML(wh string) string {
 // bundles register) and returns the rows and the wall time.
 func runPipeline(tb testing.TB, wh string) (int64, time.Duration) {
 	tb.Helper()
+	return runPipelineOf(tb, wh, "bench.wide")
+}
+
+func runPipelineOf(tb testing.TB, wh, table string) (int64, time.Duration) {
+	tb.Helper()
 	sb := service.NewStreamBuilder()
 	if err := sb.SetLoggerYAML("level: warn"); err != nil {
 		tb.Fatal(err)
 	}
-	if err := sb.AddInputYAML(pipelineYAML(wh)); err != nil {
+	if err := sb.AddInputYAML(pipelineYAMLOf(wh, table)); err != nil {
 		tb.Fatal(err)
 	}
 	var rows, bytes atomic.Int64
@@ -101,6 +115,22 @@ func BenchmarkPipelineDrop(b *testing.B) {
 	var total time.Duration
 	for b.Loop() {
 		rows, d := runPipeline(b, wh)
+		if rows != wideRows {
+			b.Fatalf("delivered %d rows, want %d", rows, wideRows)
+		}
+		total += d
+	}
+	b.ReportMetric(float64(wideRows)*float64(b.N)/total.Seconds(), "rows/s")
+}
+
+// BenchmarkPipelineDropORC is BenchmarkPipelineDrop on bench.wide_orc (the
+// same rows as ORC + zstd, issue 14).
+func BenchmarkPipelineDropORC(b *testing.B) {
+	wh := benchWarehouseOf(b, "wide_orc")
+	b.ReportAllocs()
+	var total time.Duration
+	for b.Loop() {
+		rows, d := runPipelineOf(b, wh, "bench.wide_orc")
 		if rows != wideRows {
 			b.Fatalf("delivered %d rows, want %d", rows, wideRows)
 		}
