@@ -515,6 +515,7 @@ type timestampColumn struct {
 	secs, nanos intReader
 	base        int64          // 2015-01-01 00:00:00 in the writer's zone, epoch seconds
 	shift       *time.Location // non-nil: add this zone's offset (see newTimestamp)
+	rawOffset   int64          // shift's standard offset in ms, Java's offset before 1900
 	unit        arrow.TimeUnit
 	s, ns       []int64
 	vals        []arrow.Timestamp
@@ -545,8 +546,7 @@ func (c *timestampColumn) read(b array.Builder, n int, parent []bool) error {
 			millis -= 1000
 		}
 		if c.shift != nil {
-			_, off := time.UnixMilli(millis).In(c.shift).Zone()
-			millis += int64(off) * 1000
+			millis += javaZoneOffset(c.shift, c.rawOffset, millis)
 		}
 		sub := nanos % 1_000_000
 		var v int64
@@ -718,4 +718,35 @@ func (c *structColumn) read(b array.Builder, n int, parent []bool) error {
 // typeMismatch names an ORC column that cannot be read as its Paimon type.
 func typeMismatch(t orcType, pt types.DataType) error {
 	return fmt.Errorf("ORC type %s cannot be read as Paimon %s", kindName(t.kind), pt)
+}
+
+// javaUTC1900 is 1900-01-01T00:00:00Z in epoch milliseconds: Java's legacy
+// java.util.TimeZone (sun.util.calendar.ZoneInfo, behind java.sql.Timestamp
+// and Paimon's DateTimeUtils) drops the zone's transitions before it.
+const javaUTC1900 = -2208988800000
+
+// javaZoneOffset is the offset in milliseconds that Java's legacy TimeZone
+// gives loc at the instant millis: the zone database's offset from 1900 on,
+// and before 1900 the zone's raw (standard) offset — not local mean time,
+// which Go's database keeps (America/Los_Angeles in 1883: Java -8:00, tzdb
+// -7:52:58). Java writes and reads ORC timestamps through that TimeZone, so
+// its round trip is symmetric in its own offsets only.
+func javaZoneOffset(loc *time.Location, rawOffset, millis int64) int64 {
+	if millis < javaUTC1900 {
+		return rawOffset
+	}
+	_, off := time.UnixMilli(millis).In(loc).Zone()
+	return int64(off) * 1000
+}
+
+// zoneRawOffset is loc's standard offset in milliseconds as Java's
+// TimeZone.getRawOffset reports it: the offset of whichever of two fixed
+// future dates half a year apart is not in daylight saving time.
+func zoneRawOffset(loc *time.Location) int64 {
+	t := time.Date(2030, 1, 15, 12, 0, 0, 0, time.UTC).In(loc)
+	if t.IsDST() {
+		t = time.Date(2030, 7, 15, 12, 0, 0, 0, time.UTC).In(loc)
+	}
+	_, off := t.Zone()
+	return int64(off) * 1000
 }

@@ -576,6 +576,7 @@ func (b *stripeBuilder) timestamp(id, enc uint64, p presence, t orcType, pt type
 	}
 	if shift {
 		c.shift = loc
+		c.rawOffset = zoneRawOffset(loc)
 	}
 	return c, nil
 }

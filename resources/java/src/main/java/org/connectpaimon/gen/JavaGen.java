@@ -100,6 +100,8 @@ public final class JavaGen {
         TABLES.put("javagen.codec_manifest_parquet", g -> g.codec("codec_manifest_parquet",
                 Map.of("manifest.format", "parquet", "partition", "p")));
         TABLES.put("javagen.orc_dv", g -> g.orcDv("orc_dv", null));
+        TABLES.put("javagen.orc_tz", g -> g.orcTz("orc_tz", Map.of()));
+        TABLES.put("javagen.orc_tz_ltz", g -> g.orcTz("orc_tz_ltz", Map.of("orc.timestamp-ltz.legacy.type", "false")));
         TABLES.put("javagen.orc_dv_bucket", g -> g.orcDv("orc_dv_bucket", "2"));
     }
 
@@ -584,6 +586,40 @@ public final class JavaGen {
         }
         g.full(t, "javagen.orc_switch");
         g.dump(t, "javagen.orc_switch", null, "filter", null, null, "id >= 12", pb -> pb.greaterOrEqual(0, 12));
+    }
+
+    // Local times around America/Los_Angeles's DST changes (a skipped and a repeated hour), its
+    // 1883 switch from local mean time (-7:52:58), pre-1970 fractions and far-future values.
+    private static final String[] TZ_TS = {"2024-03-10T02:30:00", "2024-03-10T01:59:59.999999999", "2024-03-10T03:00:00.000000001",
+        "2024-11-03T01:30:00.5", "2024-11-03T00:59:59.25", "2024-11-03T02:00:00", "1883-11-18T11:59:59", "1883-11-18T12:30:00",
+        "1900-01-01T00:00:00.5", "1969-12-31T23:59:59.999999999", "1970-01-01T00:00:00", "2015-01-01T00:00:00.000001",
+        "2038-01-19T03:14:08", "2200-07-01T12:00:00.123456789", null};
+
+    /**
+     * ORC timestamps written in the JVM's default zone: Java's ORC writer stores TIMESTAMP (and
+     * Paimon's legacy LTZ) relative to the writer zone and records it in each stripe footer.
+     * Meant to be generated under a non-UTC zone: the committed group is written with
+     * MAVEN_OPTS=-Duser.timezone=America/Los_Angeles (docs/interop.md); in UTC it still passes
+     * but tests nothing zone-specific.
+     */
+    private void orcTz(String name, Map<String, String> extra) throws Exception {
+        Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT())
+                .column("ts0", DataTypes.TIMESTAMP(0)).column("ts3", DataTypes.TIMESTAMP(3)).column("ts9", DataTypes.TIMESTAMP(9))
+                .column("ltz3", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3)).column("ltz6", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6))
+                .column("ltz9", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(9))
+                .option("file.format", "orc");
+        extra.forEach(b::option);
+        Table t = create(name, b.build());
+        List<GenericRow> rows = new ArrayList<>();
+        for (int i = 0; i < TZ_TS.length; i++) {
+            String v = TZ_TS[i];
+            rows.add(GenericRow.of(i, ts(cut(v, 0)), ts(cut(v, 3)), ts(v), ts(cut(v, 3)), ts(cut(v, 6)), ts(v)));
+        }
+        write(t, rows, null);
+        String tn = "javagen." + name;
+        full(t, tn);
+        dump(t, tn, null, "proj", null, List.of("ltz9", "id", "ts3"), null, null);
+        System.out.println(tn + " written in JVM zone " + java.util.TimeZone.getDefault().getID());
     }
 
     /**
