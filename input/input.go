@@ -48,14 +48,66 @@ func NewConstructor(open Opener) service.BatchInputConstructor {
 }
 
 type inputMetrics struct {
-	lag       *service.MetricGauge
-	rows      *service.MetricCounter
-	files     *service.MetricCounter
-	bytes     *service.MetricCounter
-	plan      *service.MetricTimer
-	committed *service.MetricGauge
-	dropped   *service.MetricCounter
-	replayed  *service.MetricCounter
+	lag       tableGauge
+	rows      tableCounter
+	files     tableCounter
+	bytes     tableCounter
+	plan      tableTimer
+	committed tableGauge
+	dropped   tableCounter
+	replayed  tableCounter
+}
+
+// Every metric of the input carries a table label (Connect's habit: one
+// label per resource a component works on), so two inputs on different
+// tables of one pipeline are told apart without relying on component paths.
+const labelTable = "table"
+
+type tableCounter struct {
+	c     *service.MetricCounter
+	table string
+}
+
+func (c tableCounter) Incr(n int64) { c.c.Incr(n, c.table) }
+
+type tableGauge struct {
+	g     *service.MetricGauge
+	table string
+}
+
+func (g tableGauge) Set(n int64) { g.g.Set(n, g.table) }
+
+type tableTimer struct {
+	t     *service.MetricTimer
+	table string
+}
+
+func (t tableTimer) Timing(ns int64) { t.t.Timing(ns, t.table) }
+
+// newInputMetrics registers the input's metrics and reports every counter
+// at 0 at once: an exporter such as Prometheus shows a labelled
+// series only once it has been touched, and a dashboard or an alert on
+// rate(paimon_rows_read) must see the series from start, not from the first
+// row.
+func newInputMetrics(mt *service.Metrics, table string) inputMetrics {
+	c := func(name string) tableCounter {
+		tc := tableCounter{mt.NewCounter(name, labelTable), table}
+		tc.Incr(0)
+		return tc
+	}
+	// Gauges are not: a lag or committed snapshot of 0 before the first
+	// plan or commit would be a value the input never had.
+	g := func(name string) tableGauge { return tableGauge{mt.NewGauge(name, labelTable), table} }
+	return inputMetrics{
+		lag:       g("paimon_snapshot_lag"),
+		rows:      c("paimon_rows_read"),
+		files:     c("paimon_files_read"),
+		bytes:     c("paimon_bytes_read"),
+		plan:      tableTimer{mt.NewTimer("paimon_plan_latency_ns", labelTable), table},
+		committed: g("paimon_committed_snapshot"),
+		dropped:   c("paimon_rejected_batches"),
+		replayed:  c("paimon_replayed_rows"),
+	}
 }
 
 // paimonInput is the service.BatchInput. ReadBatch runs on one goroutine
@@ -134,32 +186,24 @@ func newInput(cfg Config, open Opener, mgr *service.Resources) *paimonInput {
 	// Every storage request (each attempt, retries included) is counted by
 	// operation, and failed ones separately, so an operator sees what an
 	// idle poll or a plan costs on an object store.
-	requests := mt.NewCounter("paimon_storage_requests", "operation")
-	failures := mt.NewCounter("paimon_storage_request_errors", "operation")
+	table := cfg.FullName()
+	requests := mt.NewCounter("paimon_storage_requests", "operation", labelTable)
+	failures := mt.NewCounter("paimon_storage_request_errors", "operation", labelTable)
 	userHook := cfg.Storage.Metrics
 	cfg.Storage.Metrics = func(op string, err error, d time.Duration) {
-		requests.Incr(1, op)
+		requests.Incr(1, op, table)
 		if err != nil {
-			failures.Incr(1, op)
+			failures.Incr(1, op, table)
 		}
 		if userHook != nil {
 			userHook(op, err, d)
 		}
 	}
 	return &paimonInput{
-		cfg:  cfg,
-		open: open,
-		log:  mgr.Logger(),
-		m: inputMetrics{
-			lag:       mt.NewGauge("paimon_snapshot_lag"),
-			rows:      mt.NewCounter("paimon_rows_read"),
-			files:     mt.NewCounter("paimon_files_read"),
-			bytes:     mt.NewCounter("paimon_bytes_read"),
-			plan:      mt.NewTimer("paimon_plan_latency"),
-			committed: mt.NewGauge("paimon_committed_snapshot"),
-			dropped:   mt.NewCounter("paimon_rejected_batches"),
-			replayed:  mt.NewCounter("paimon_replayed_rows"),
-		},
+		cfg:           cfg,
+		open:          open,
+		log:           mgr.Logger(),
+		m:             newInputMetrics(mt, table),
 		replays:       newReplayQueue(),
 		stopCtx:       stopCtx,
 		stop:          stop,

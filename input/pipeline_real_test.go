@@ -478,8 +478,8 @@ func TestRealFullFollowUpRestart(t *testing.T) {
 	if mt.get("paimon_rows_read") != 200 || mt.get("paimon_files_read") != int64(len(files)) || mt.get("paimon_bytes_read") != size {
 		t.Errorf("metrics rows %d files %d bytes %d, want 200, %d, %d", mt.get("paimon_rows_read"), mt.get("paimon_files_read"), mt.get("paimon_bytes_read"), len(files), size)
 	}
-	if mt.get("paimon_committed_snapshot") != 4 || mt.get("paimon_snapshot_lag") != 0 || mt.timings("paimon_plan_latency") < 2 {
-		t.Errorf("committed %d lag %d plan timings %d", mt.get("paimon_committed_snapshot"), mt.get("paimon_snapshot_lag"), mt.timings("paimon_plan_latency"))
+	if mt.get("paimon_committed_snapshot") != 4 || mt.get("paimon_snapshot_lag") != 0 || mt.timings("paimon_plan_latency_ns") < 2 {
+		t.Errorf("committed %d lag %d plan timings %d", mt.get("paimon_committed_snapshot"), mt.get("paimon_snapshot_lag"), mt.timings("paimon_plan_latency_ns"))
 	}
 	if n := rt.consumerNext("c1"); n != 4 {
 		t.Fatalf("consumer nextSnapshot %d, want 4", n)

@@ -181,11 +181,15 @@ retried with back-off.
 
 == Metrics
 
+Every metric has the label ` + "`table`" + ` (` + "`database.table`" + `), beside Benthos' ` + "`label`" + ` and ` + "`path`" + `;
+counters are reported at 0 from start. With ` + "`metrics: prometheus`" + ` they are served on the HTTP
+server's ` + "`/metrics`" + `.
+
 - ` + "`paimon_snapshot_lag`" + ` (gauge): latest snapshot id minus the snapshot being read
 - ` + "`paimon_rows_read`" + `, ` + "`paimon_files_read`" + `, ` + "`paimon_bytes_read`" + ` (counters)
-- ` + "`paimon_plan_latency`" + ` (timer, ns): time to plan one snapshot
+- ` + "`paimon_plan_latency_ns`" + ` (timer, ns): time to plan one snapshot
 - ` + "`paimon_committed_snapshot`" + ` (gauge): the ` + "`nextSnapshot`" + ` last written to the consumer file
-- ` + "`paimon_storage_requests`" + `, ` + "`paimon_storage_request_errors`" + ` (counters, label ` + "`operation`" + `): storage calls, retries included
+- ` + "`paimon_storage_requests`" + `, ` + "`paimon_storage_request_errors`" + ` (counters, also labelled ` + "`operation`" + `; present once an operation ran): storage calls, retries included
 - ` + "`paimon_replayed_rows`" + ` (counter): rows sent again after the pipeline rejected them
 - ` + "`paimon_rejected_batches`" + ` (counter): rejected batches dropped because ` + "`auto_replay_nacks`" + ` is false
 `
