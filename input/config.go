@@ -22,11 +22,18 @@ const (
 	UpsertOff UpsertMode = "off"
 	// UpsertDropUpdateBefore drops -U rows: an upsert sink only needs the
 	// after-image, and the before-image would be applied as a stale write.
-	UpsertDropUpdateBefore UpsertMode = "drop_update_before"
+	UpsertDropUpdateBefore UpsertMode = "drop-update-before"
 	// UpsertDropUpdateBeforeAndDelete also drops -D rows, for sinks that never
 	// delete.
-	UpsertDropUpdateBeforeAndDelete UpsertMode = "drop_update_before_and_delete"
+	UpsertDropUpdateBeforeAndDelete UpsertMode = "drop-update-before-and-delete"
 )
+
+// canonEnum is the one spelling of the input's enum values (scan_mode,
+// on_expired, upsert_mode): lower case with hyphens, as Paimon spells its
+// options. The other spelling (underscores, upper case) is accepted.
+func canonEnum(s string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "_", "-")
+}
 
 // Config is the parsed paimon input configuration. It is a plain struct so the
 // source adapter can be built and tested without Benthos. Every field holds
@@ -57,8 +64,11 @@ type Config struct {
 	ShardIndex   int
 	ShardCount   int
 
-	IncludeRowKind         bool
-	BatchSize              int
+	IncludeRowKind bool
+	BatchSize      int
+	// Batching is the batching policy applied within batch_size (the zero
+	// policy, a no-op, when unset).
+	Batching               service.BatchPolicy
 	CommitPeriod           time.Duration
 	HeartbeatInterval      time.Duration // 0: no heartbeat
 	OnExpired              paimon.ExpiredPolicy
@@ -175,8 +185,29 @@ type configField struct {
 func (e configField) Error() string { return "field " + e.name + ": " + e.fe.Err.Error() }
 func (e configField) Unwrap() error { return e.fe }
 
+// Fields names the configuration field at fault (for lint's line numbers).
+func (e configField) Fields() []string { return []string{e.name} }
+
+// inputFieldError is a problem of the input's own rules. fields[0] is the
+// field at fault; the others are the fields of the same rule, where lint
+// points when the first is not written in the file (a default).
+type inputFieldError struct {
+	fields []string
+	text   string
+}
+
+func (e inputFieldError) Error() string { return e.text }
+
+// Fields names the field at fault first, then the others its rule involves.
+func (e inputFieldError) Fields() []string { return e.fields }
+
 func fieldError(name, format string, args ...any) error {
-	return fmt.Errorf("field %s: %s", name, fmt.Sprintf(format, args...))
+	return inputFieldError{fields: []string{name}, text: "field " + name + ": " + fmt.Sprintf(format, args...)}
+}
+
+// ruleError is a cross-field rule's error: at fault first, then the others.
+func ruleError(fields []string, format string, args ...any) error {
+	return inputFieldError{fields: fields, text: "field " + fields[0] + ": " + fmt.Sprintf(format, args...)}
 }
 
 // Validate checks the configuration without touching the table. The rules
@@ -228,7 +259,7 @@ func (c Config) Validate() error {
 	case UpsertOff:
 	case UpsertDropUpdateBefore, UpsertDropUpdateBeforeAndDelete:
 		if !c.IncludeRowKind {
-			add(fieldError(fieldUpsertMode, "%s needs include_row_kind: true", c.UpsertMode))
+			add(ruleError([]string{fieldUpsertMode, fieldIncludeRowKind}, "%s needs include_row_kind: true", c.UpsertMode))
 		}
 	default:
 		add(fieldError(fieldUpsertMode, "unknown mode %q", c.UpsertMode))
@@ -249,7 +280,7 @@ func (c Config) Validate() error {
 		}
 	}
 	if c.CheckpointLimit < c.BatchSize {
-		add(fieldError(fieldCheckpointLimit, "%d is smaller than batch_size %d: a batch could never be delivered", c.CheckpointLimit, c.BatchSize))
+		add(ruleError([]string{fieldCheckpointLimit, fieldBatchSize}, "%d is smaller than batch_size %d: a batch could never be delivered", c.CheckpointLimit, c.BatchSize))
 	}
 	add(validateStorage(c.Storage))
 	errs = append(errs, validateCatalog(c.Catalog)...)
@@ -258,14 +289,26 @@ func (c Config) Validate() error {
 
 // validateStorage checks the credential combinations of the storage field.
 func validateStorage(o objstore.Options) error {
+	const cred = fieldStorage + "." + fieldStorageCredentials + "."
 	if (o.AccessKeyID == "") != (o.SecretAccessKey == "") {
-		return errors.New("fields storage.credentials.id and storage.credentials.secret must be set together")
+		missing, set := cred+fieldCredSecret, cred+fieldCredID
+		if o.AccessKeyID == "" {
+			missing, set = set, missing
+		}
+		return inputFieldError{fields: []string{set, missing}, text: "fields storage.credentials.id and storage.credentials.secret must be set together"}
 	}
 	if o.RoleExternalID != "" && o.RoleARN == "" {
-		return errors.New("field storage.credentials.role_external_id: needs storage.credentials.role")
+		return ruleError([]string{cred + fieldCredRoleExternalID}, "needs storage.credentials.role")
 	}
 	if o.Anonymous && (o.AccessKeyID != "" || o.SessionToken != "" || o.Profile != "" || o.RoleARN != "") {
-		return errors.New("field storage.credentials.anonymous: excludes id, secret, token, profile and role")
+		return ruleError([]string{cred + fieldCredAnonymous}, "excludes id, secret, token, profile and role")
+	}
+	if o.FromEC2Role && (o.AccessKeyID != "" || o.Anonymous) {
+		return ruleError([]string{cred + fieldCredFromEC2Role}, "excludes id, secret and anonymous")
+	}
+	if o.GCSCredentialsJSON != "" && o.GCSCredentialsFile != "" {
+		gcs := fieldStorage + "." + fieldStorageGCS + "."
+		return ruleError([]string{gcs + fieldGCSCredentialsFile, gcs + fieldGCSCredentialsJSON}, "excludes storage.gcs.credentials_json")
 	}
 	return nil
 }
@@ -317,8 +360,8 @@ func readConfig(pc *service.ParsedConfig) (Config, error) {
 	if err != nil {
 		return c, err
 	}
-	if c.ScanMode, err = paimon.ParseStartMode(mode); err != nil {
-		return c, fmt.Errorf("field %s: %w", fieldScanMode, err)
+	if c.ScanMode, err = paimon.ParseStartMode(canonEnum(mode)); err != nil {
+		return c, fieldError(fieldScanMode, "%v", err)
 	}
 	if pc.Contains(fieldSnapshotID) {
 		v, err := pc.FieldInt(fieldSnapshotID)
@@ -396,6 +439,16 @@ func readConfig(pc *service.ParsedConfig) (Config, error) {
 	if c.BatchSize, err = pc.FieldInt(fieldBatchSize); err != nil {
 		return c, err
 	}
+	if pc.Contains(fieldBatching) {
+		// Batch processors would change messages the input rebuilds from
+		// row positions on a replay (deliver.go), so they are refused.
+		if procs, err := pc.FieldAnyList(fieldBatching, "processors"); err == nil && len(procs) > 0 {
+			return c, fieldError(fieldBatching+".processors", "not supported by the paimon input: use pipeline processors")
+		}
+		if c.Batching, err = pc.FieldBatchPolicy(fieldBatching); err != nil {
+			return c, err
+		}
+	}
 	if c.CommitPeriod, err = pc.FieldDuration(fieldCommitPeriod); err != nil {
 		return c, err
 	}
@@ -406,8 +459,8 @@ func readConfig(pc *service.ParsedConfig) (Config, error) {
 	if err != nil {
 		return c, err
 	}
-	if c.OnExpired, err = paimon.ParseExpiredPolicy(exp); err != nil {
-		return c, fmt.Errorf("field %s: %w", fieldOnExpired, err)
+	if c.OnExpired, err = paimon.ParseExpiredPolicy(canonEnum(exp)); err != nil {
+		return c, fieldError(fieldOnExpired, "%v", err)
 	}
 	if c.StreamingReadOverwrite, err = pc.FieldBool(fieldStreamingReadOverwrite); err != nil {
 		return c, err
@@ -416,7 +469,7 @@ func readConfig(pc *service.ParsedConfig) (Config, error) {
 	if err != nil {
 		return c, err
 	}
-	c.UpsertMode = UpsertMode(um)
+	c.UpsertMode = UpsertMode(canonEnum(um))
 	th := pc.Namespace(fieldThrottle)
 	if c.ThrottleInterval, err = th.FieldDuration(fieldThrottleInterval); err != nil {
 		return c, err
@@ -464,6 +517,13 @@ func readStorage(pc *service.ParsedConfig) (objstore.Options, error) {
 	if o.ForcePathStyle, err = pc.FieldBool(fieldStorageForcePathStyle); err != nil {
 		return o, err
 	}
+	if pc.Contains(fieldStorageForcePathOld) {
+		old, err := pc.FieldBool(fieldStorageForcePathOld)
+		if err != nil {
+			return o, err
+		}
+		o.ForcePathStyle = o.ForcePathStyle || old
+	}
 	cred := pc.Namespace(fieldStorageCredentials)
 	for _, f := range []struct {
 		name string
@@ -481,6 +541,16 @@ func readStorage(pc *service.ParsedConfig) (objstore.Options, error) {
 		}
 	}
 	if o.Anonymous, err = cred.FieldBool(fieldCredAnonymous); err != nil {
+		return o, err
+	}
+	if o.FromEC2Role, err = cred.FieldBool(fieldCredFromEC2Role); err != nil {
+		return o, err
+	}
+	gcs := pc.Namespace(fieldStorageGCS)
+	if o.GCSCredentialsJSON, err = gcs.FieldString(fieldGCSCredentialsJSON); err != nil {
+		return o, err
+	}
+	if o.GCSCredentialsFile, err = gcs.FieldString(fieldGCSCredentialsFile); err != nil {
 		return o, err
 	}
 	az := pc.Namespace(fieldStorageAzure)
@@ -503,7 +573,7 @@ func readStorage(pc *service.ParsedConfig) (objstore.Options, error) {
 	}
 	switch {
 	case n < 0:
-		return o, fmt.Errorf("field storage.max_retries: must not be negative, got %d", n)
+		return o, fieldError(fieldStorage+"."+fieldStorageMaxRetries, "must not be negative, got %d", n)
 	case n == 0:
 		o.MaxRetries = -1
 	default:
@@ -515,7 +585,7 @@ func readStorage(pc *service.ParsedConfig) (objstore.Options, error) {
 	}
 	switch {
 	case d < 0:
-		return o, fmt.Errorf("field storage.request_timeout: must not be negative, got %s", d)
+		return o, fieldError(fieldStorage+"."+fieldStorageRequestTimeout, "must not be negative, got %s", d)
 	case d == 0:
 		o.RequestTimeout = -1
 	default:

@@ -31,6 +31,10 @@ type splitCursor struct {
 	keyEnc    *keyEncoder     // primary key JSON of each row (MetaKey), nil without a key
 	keyed     bool            // the table has a primary key
 	tmpls     *splitTemplates // metadata templates of the current split
+	// batcher, when the batching field is set, decides where a batch ends
+	// within batch_size: it sees each message as it would be delivered and
+	// is emptied at every batch end (the batch itself is kept as rows).
+	batcher *service.Batcher
 }
 
 func newSplitCursor(cfg Config) splitCursor {
@@ -151,6 +155,7 @@ func (c *splitCursor) fill() (batch *sentBatch, n int, filesDone int, err error)
 				}
 				c.splitIdx++
 				c.splitDone = 0
+				c.resetBatcher()
 				return batch, n, sp.FileCount, nil
 			}
 			c.chunk, c.chunkRow = rows, 0
@@ -178,9 +183,25 @@ func (c *splitCursor) fill() (batch *sentBatch, n int, filesDone int, err error)
 		c.template(kind, sp, partition)
 		batch.add(c.chunk, i)
 		n++
+		if c.batcher != nil {
+			msg := c.tmpls.get(kind).Copy()
+			msg.SetBytes(c.chunk.row(i))
+			if c.batcher.Add(msg) {
+				break
+			}
+		}
 	}
 	c.splitDone += taken
+	c.resetBatcher()
 	return batch, n, 0, nil
+}
+
+// resetBatcher empties the batching policy's view at a batch end. Without
+// processors (refused by the config) Flush only hands back its messages.
+func (c *splitCursor) resetBatcher() {
+	if c.batcher != nil {
+		_, _ = c.batcher.Flush(context.Background())
+	}
 }
 
 // template makes sure the current split has the metadata template of kind.

@@ -43,7 +43,13 @@ func NewConstructor(open Opener) service.BatchInputConstructor {
 		}
 		// Not wrapped in service.AutoRetryNacksBatched: the input replays
 		// rejected batches itself (deliver.go says why).
-		return newInput(cfg, open, mgr), nil
+		in := newInput(cfg, open, mgr)
+		if !cfg.Batching.IsNoop() {
+			if in.cur.batcher, err = cfg.Batching.NewBatcher(mgr); err != nil {
+				return nil, fieldError(fieldBatching, "%v", err)
+			}
+		}
+		return in, nil
 	}
 }
 

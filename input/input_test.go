@@ -467,3 +467,29 @@ func TestConnectErrorNamesTableOnce(t *testing.T) {
 		t.Fatalf("got %v, want the table and warehouse named once", err)
 	}
 }
+
+// The batching policy ends batches inside batch_size: by count, and by its
+// check, never across splits.
+func TestBatchingPolicy(t *testing.T) {
+	out := runStream(t, twoSnapshots(), "  batch_size: 4\n  batching:\n    count: 2\n", nil)
+	if got, want := bodies(out), idBodies(ids(1, 10)); !slices.Equal(got, want) {
+		t.Fatalf("rows\n%q\nwant\n%q", got, want)
+	}
+	var sizes []int
+	for _, b := range out {
+		sizes = append(sizes, len(b))
+	}
+	// Splits of 5, 3 and 2 rows, cut every 2 rows.
+	if want := []int{2, 2, 1, 2, 1, 2}; !slices.Equal(sizes, want) {
+		t.Errorf("batch sizes %v, want %v", sizes, want)
+	}
+	out = runStream(t, twoSnapshots(), "  batch_size: 100\n  batching:\n    check: 'this.id == 2 || this.id == 7'\n", nil)
+	sizes = sizes[:0]
+	for _, b := range out {
+		sizes = append(sizes, len(b))
+	}
+	// The check closes the batch at ids 2 and 7; split ends close the rest.
+	if want := []int{2, 3, 2, 1, 2}; !slices.Equal(sizes, want) {
+		t.Errorf("batch sizes with check %v, want %v", sizes, want)
+	}
+}

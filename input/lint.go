@@ -1,6 +1,7 @@
 package input
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -20,7 +21,10 @@ import (
 
 // Lint is a problem found in a config file.
 type Lint struct {
-	Line int    // 1-based line of the paimon input in the file
+	// Line is the 1-based line of the field at fault; the line of the
+	// paimon input when that field is not written (its default is at fault)
+	// or the error names no field.
+	Line int
 	What string // the validation error, naming the field
 }
 
@@ -53,10 +57,10 @@ func LintYAML(conf []byte) ([]Lint, error) {
 					err := validateNode(v, unresolved)
 					if joined, ok := err.(interface{ Unwrap() []error }); ok {
 						for _, e := range joined.Unwrap() {
-							lints = append(lints, Lint{Line: k.Line, What: e.Error()})
+							lints = append(lints, Lint{Line: faultLine(v, e, k.Line), What: e.Error()})
 						}
 					} else if err != nil {
-						lints = append(lints, Lint{Line: k.Line, What: err.Error()})
+						lints = append(lints, Lint{Line: faultLine(v, err, k.Line), What: err.Error()})
 					}
 					continue
 				}
@@ -66,6 +70,45 @@ func LintYAML(conf []byte) ([]Lint, error) {
 	}
 	walk(&root, "")
 	return lints, nil
+}
+
+// faultLine is the line of the first field of err's rule that the paimon
+// input v writes (Config.Validate's errors name them: Fields), else def.
+func faultLine(v *yaml.Node, err error, def int) int {
+	var named interface{ Fields() []string }
+	if !errors.As(err, &named) {
+		return def
+	}
+	for _, f := range named.Fields() {
+		if n := lookup(v, strings.Split(f, ".")); n != nil {
+			return n.Line
+		}
+	}
+	return def
+}
+
+// lookup finds the key node of a dotted field path in a mapping node.
+func lookup(n *yaml.Node, path []string) *yaml.Node {
+	for len(path) > 0 && n != nil {
+		if n.Kind != yaml.MappingNode {
+			return nil
+		}
+		var next, key *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == path[0] {
+				key, next = n.Content[i], n.Content[i+1]
+				break
+			}
+		}
+		if key == nil {
+			return nil
+		}
+		if len(path) == 1 {
+			return key
+		}
+		n, path = next, path[1:]
+	}
+	return nil
 }
 
 // isInputKey reports whether a mapping under this key is an input: the

@@ -64,6 +64,13 @@ func TestReferenceCoversSpec(t *testing.T) {
 	walk = func(prefix string, fs []specField) {
 		for _, f := range fs {
 			name := prefix + f.Name
+			if f.IsDeprecated {
+				// One spelling in the docs: a deprecated alias has no section.
+				if strings.Contains(s, "\n### `"+name+"`\n") {
+					t.Errorf("reference documents the deprecated field %s", name)
+				}
+				continue
+			}
 			n++
 			if !strings.Contains(s, "\n### `"+name+"`\n") {
 				t.Errorf("reference lacks a section for field %s", name)
@@ -81,7 +88,7 @@ func TestReferenceCoversSpec(t *testing.T) {
 		"### `storage.credentials.secret`",
 		"**Secret**",
 		"storage.credentials.id and storage.credentials.secret must be set together",
-		"| `drop_update_before` | Drop `-U` rows",
+		"| `drop-update-before` | Drop `-U` rows",
 		"[Apache Paimon](https://paimon.apache.org)",
 	} {
 		if !strings.Contains(s, want) {

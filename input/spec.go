@@ -2,6 +2,7 @@ package input
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/redpanda-data/benthos/v4/public/service"
 
@@ -45,7 +46,8 @@ const (
 	fieldStorage                = "storage"
 	fieldStorageRegion          = "region"
 	fieldStorageEndpoint        = "endpoint"
-	fieldStorageForcePathStyle  = "force_path_style"
+	fieldStorageForcePathStyle  = "force_path_style_urls"
+	fieldStorageForcePathOld    = "force_path_style" // deprecated alias
 	fieldStorageCredentials     = "credentials"
 	fieldCredProfile            = "profile"
 	fieldCredID                 = "id"
@@ -54,6 +56,11 @@ const (
 	fieldCredRole               = "role"
 	fieldCredRoleExternalID     = "role_external_id"
 	fieldCredAnonymous          = "anonymous"
+	fieldCredFromEC2Role        = "from_ec2_role"
+	fieldStorageGCS             = "gcs"
+	fieldGCSCredentialsJSON     = "credentials_json"
+	fieldGCSCredentialsFile     = "credentials_file"
+	fieldBatching               = "batching"
 	fieldStorageAzure           = "azure"
 	fieldAzureAccount           = "storage_account"
 	fieldAzureAccessKey         = "storage_access_key"
@@ -228,8 +235,9 @@ func Spec() *service.ConfigSpec {
 				paimon.StartFromTimestamp.String():    "Follow snapshots committed at or after `timestamp`.",
 				paimon.StartCompactedFull.String():    "Read the whole table at the latest compacted snapshot, then follow later snapshots.",
 			}).
-				Description("Where reading starts when the consumer has no stored progress. Stored progress always wins.").
-				Default(paimon.StartLatestFull.String()),
+				Description("Where reading starts when the consumer has no stored progress. Stored progress always wins. Spelled with hyphens as Paimon's `scan.mode`; underscores (`latest_full`) are accepted too.").
+				Default(paimon.StartLatestFull.String()).
+				LintRule(enumLint(paimon.StartLatestFull.String(), paimon.StartLatest.String(), paimon.StartFromSnapshot.String(), paimon.StartFromSnapshotFull.String(), paimon.StartFromTimestamp.String(), paimon.StartCompactedFull.String())),
 			service.NewIntField(fieldSnapshotID).
 				Description("The first snapshot for `from-snapshot` and `from-snapshot-full`.").
 				Optional(),
@@ -274,6 +282,9 @@ func Spec() *service.ConfigSpec {
 			service.NewIntField(fieldBatchSize).
 				Description("The most rows per message batch. A batch never spans splits.").
 				Default(1024),
+			service.NewBatchPolicyField(fieldBatching).
+				Description("A standard batching policy, as kafka_franz and the CDC inputs have, applied on top of `batch_size`: a batch ends at `batch_size` rows, when the policy's `count` or `byte_size` is reached or its `check` is true, or at the end of a split, whichever comes first. Batches never wait for rows (a split's rows are all there), so `period` never delays one; `processors` are refused, use the pipeline's. Unset (the default), `batch_size` alone cuts batches.").
+				Advanced(),
 			service.NewDurationField(fieldCommitPeriod).
 				Description("How often acknowledged progress is written to the consumer file.").
 				Default("5s").
@@ -287,8 +298,9 @@ func Spec() *service.ConfigSpec {
 				paimon.ExpiredEarliest.String():   "Resume at the earliest snapshot (or long-lived changelog) still present (rows of expired snapshots are lost).",
 				paimon.ExpiredLatestFull.String(): "Start over with a full scan of the latest snapshot (rows may repeat).",
 			}).
-				Description("What to do when the snapshot to resume from no longer exists.").
+				Description("What to do when the snapshot to resume from no longer exists. Underscores (`latest_full`) are accepted for the hyphens.").
 				Default(paimon.ExpiredFail.String()).
+				LintRule(enumLint(paimon.ExpiredFail.String(), paimon.ExpiredEarliest.String(), paimon.ExpiredLatestFull.String())).
 				Advanced(),
 			service.NewBoolField(fieldStreamingReadOverwrite).
 				Description("Deliver the rows of OVERWRITE snapshots (as Paimon's `streaming-read-overwrite`). Off by default, as in Paimon, because an overwrite rewrites a partition wholesale.").
@@ -299,8 +311,9 @@ func Spec() *service.ConfigSpec {
 				string(UpsertDropUpdateBefore):          "Drop `-U` rows, for sinks that upsert by primary key.",
 				string(UpsertDropUpdateBeforeAndDelete): "Drop `-U` and `-D` rows, for upsert sinks that never delete.",
 			}).
-				Description("Drop changelog rows an upsert sink does not need. Needs `include_row_kind`; the table must have a primary key (checked on connect).").
-				Default(string(UpsertOff)),
+				Description("Drop changelog rows an upsert sink does not need. Needs `include_row_kind`; the table must have a primary key (checked on connect). The older underscore spellings (`drop_update_before`) are accepted too.").
+				Default(string(UpsertOff)).
+				LintRule(enumLint(string(UpsertOff), string(UpsertDropUpdateBefore), string(UpsertDropUpdateBeforeAndDelete))),
 			service.NewObjectField(fieldThrottle,
 				service.NewDurationField(fieldThrottleInterval).Description("The window the limits apply to.").Default("1s"),
 				service.NewIntField(fieldThrottleMaxRows).Description("The most rows per window, 0 for no limit.").Default(0),
@@ -347,7 +360,7 @@ input:
     warehouse: s3://my-bucket/warehouse
     table: crm.customers
     consumer_id: customers-replica-0
-    upsert_mode: drop_update_before
+    upsert_mode: drop-update-before
     shard:
       index: 0
       count: 2
@@ -374,8 +387,12 @@ func storageField() *service.ConfigField {
 			Default("").
 			Example("http://localhost:9000"),
 		service.NewBoolField(fieldStorageForcePathStyle).
-			Description("Address buckets as `endpoint/bucket/key` instead of `bucket.endpoint/key`. Most self-hosted S3-compatible stores need it.").
+			Description("Address buckets as `endpoint/bucket/key` instead of `bucket.endpoint/key`. Most self-hosted S3-compatible stores need it. Named like Connect's `aws_s3` field.").
 			Default(false),
+		service.NewBoolField(fieldStorageForcePathOld).
+			Description("Deprecated spelling of `force_path_style_urls`; either set to true addresses buckets by path.").
+			Optional().
+			Deprecated(),
 		service.NewObjectField(fieldStorageCredentials,
 			service.NewStringField(fieldCredProfile).
 				Description("A profile from `~/.aws/credentials` / `~/.aws/config` for the default credential chain.").
@@ -401,8 +418,23 @@ func storageField() *service.ConfigField {
 			service.NewBoolField(fieldCredAnonymous).
 				Description("Send unsigned requests, for public buckets (S3 and GCS).").
 				Default(false),
+			service.NewBoolField(fieldCredFromEC2Role).
+				Description("Use the IAM role of the EC2 instance the input runs on (instance metadata only), as Connect's `credentials.from_ec2_role`. Excludes `id`, `secret` and `anonymous`.").
+				Default(false),
 		).
-			Description("How to authenticate to S3. Without any of these the AWS SDK's default chain applies. GCS uses Application Default Credentials (and honours `anonymous`); Azure uses the `azure` fields below, else the `AZURE_STORAGE_*` environment variables, else its default credential chain."),
+			Description("How to authenticate to S3, named like Connect's AWS `credentials` fields. Without any of these the AWS SDK's default chain applies. GCS uses the `gcs` fields below, else Application Default Credentials (and honours `anonymous`); Azure uses the `azure` fields below, else the `AZURE_STORAGE_*` environment variables, else its default credential chain."),
+		service.NewObjectField(fieldStorageGCS,
+			service.NewStringField(fieldGCSCredentialsJSON).
+				Description("A Google credentials JSON document (a service-account key, as Connect's `gcp_cloud_storage` `credentials_json`). Empty uses `credentials_file`, else Application Default Credentials (`GOOGLE_APPLICATION_CREDENTIALS`, gcloud, workload identity).").
+				Secret().
+				Default(""),
+			service.NewStringField(fieldGCSCredentialsFile).
+				Description("A file holding a Google credentials JSON document. Excludes `credentials_json`.").
+				Default("").
+				Example("/etc/paimon/reader-sa.json"),
+		).
+			Description("Credentials of Google Cloud Storage (`gs://` warehouses).").
+			Advanced(),
 		service.NewObjectField(fieldStorageAzure,
 			service.NewStringField(fieldAzureAccount).
 				Description("The storage account (also taken from an `abfs://container@account.dfs.core.windows.net/...` URI).").
@@ -429,6 +461,17 @@ func storageField() *service.ConfigField {
 			Description("The bound of one request attempt, body read included, so a stalled connection is retried instead of hanging the poll loop. 0s disables it.").
 			Default("60s"),
 	).
-		Description("Object-store access for `s3://`, `gs://` and `azblob://` warehouses; ignored for local paths.").
+		Description("Object-store access for `s3://`, `gs://` and `azblob://` warehouses; ignored for local paths. One flat block whatever the store (the warehouse URL's scheme picks it): the S3 fields at its top as Connect's `aws_s3` names them, `gcs` and `azure` for the others — not Connect iceberg's `storage.aws_s3` / `storage.gcp_cloud_storage` / `storage.azure_blob_storage` nesting, whose bucket the warehouse URL already names.").
 		Advanced()
+}
+
+// enumLint is the lint rule of an enum field whose values are spelled with
+// hyphens and accepted with underscores (canonEnum): Benthos' own option
+// lint would flag the other spelling.
+func enumLint(options ...string) string {
+	quoted := make([]string, len(options))
+	for i, o := range options {
+		quoted[i] = strconv.Quote(o)
+	}
+	return `root = if ![` + strings.Join(quoted, ", ") + `].contains(this.string().lowercase().replace_all("_", "-")) { [ "value %s is not a valid option (want %s)".format(this.string(), "` + strings.Join(options, ", ") + `") ] }`
 }

@@ -119,7 +119,18 @@ func TestLintRules(t *testing.T) {
 		{"storage negative retries", "  storage:\n    max_retries: -1\n", "field storage.max_retries: must not be negative"},
 		{"storage negative timeout", "  storage:\n    request_timeout: -1s\n", "field storage.request_timeout: must not be negative"},
 		{"storage unknown field", "  storage:\n    bucket: b\n", "field bucket not recognised"},
-		{"storage connect-style field", "  storage:\n    credentials:\n      from_ec2_role: true\n", "field from_ec2_role not recognised"},
+		{"storage from_ec2_role ok", "  storage:\n    credentials:\n      from_ec2_role: true\n", ""},
+		{"storage from_ec2_role with keys", "  storage:\n    credentials:\n      from_ec2_role: true\n      id: AK\n      secret: SK\n", "field storage.credentials.from_ec2_role: excludes id, secret and anonymous"},
+		{"storage force_path_style_urls ok", "  storage:\n    force_path_style_urls: true\n", ""},
+		{"storage gcs json ok", "  storage:\n    gcs:\n      credentials_json: '{}'\n", ""},
+		{"storage gcs json and file", "  storage:\n    gcs:\n      credentials_json: '{}'\n      credentials_file: /sa.json\n", "field storage.gcs.credentials_file: excludes storage.gcs.credentials_json"},
+		{"scan mode underscores ok", "  scan_mode: latest_full\n", ""},
+		{"scan mode upper case ok", "  scan_mode: FROM_SNAPSHOT\n  snapshot_id: 3\n", ""},
+		{"on_expired underscores ok", "  on_expired: latest_full\n", ""},
+		{"upsert hyphens ok", "  upsert_mode: drop-update-before-and-delete\n", ""},
+		{"bad upsert either spelling", "  upsert_mode: drop-update-after\n", "drop-update-after"},
+		{"batching ok", "  batching:\n    count: 10\n    byte_size: 1000\n    check: 'this.id > 3'\n", ""},
+		{"batching processors refused", "  batching:\n    count: 10\n    processors:\n      - mapping: root = this\n", "field batching.processors: not supported"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -455,5 +466,114 @@ catalog:
 		if err == nil || !strings.Contains(err.Error(), wantErr) {
 			t.Errorf("%q: %v, want an error containing %q", yaml, err, wantErr)
 		}
+	}
+}
+
+// The Connect spellings and the older ones parse to the same options, and
+// either spelling of an enum value gives the same mode.
+func TestConfigAliases(t *testing.T) {
+	env := lintEnv(t)
+	parse := func(y string) Config {
+		t.Helper()
+		pc, err := Spec().ParseYAML("warehouse: /wh\ntable: db.t\n"+y, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := parseConfig(pc)
+		if err != nil {
+			t.Fatalf("%q: %v", y, err)
+		}
+		return c
+	}
+	for _, y := range []string{"storage: {force_path_style_urls: true}\n", "storage: {force_path_style: true}\n"} {
+		if !parse(y).Storage.ForcePathStyle {
+			t.Errorf("%q: path style not set", y)
+		}
+	}
+	if parse("storage: {}\n").Storage.ForcePathStyle {
+		t.Error("path style set by default")
+	}
+	if c := parse("storage: {credentials: {from_ec2_role: true}}\n"); !c.Storage.FromEC2Role {
+		t.Error("from_ec2_role not read")
+	}
+	if c := parse("storage: {gcs: {credentials_json: '{\"type\": \"service_account\"}'}}\n"); c.Storage.GCSCredentialsJSON != `{"type": "service_account"}` {
+		t.Errorf("credentials_json: %q", c.Storage.GCSCredentialsJSON)
+	}
+	if c := parse("storage: {gcs: {credentials_file: /etc/sa.json}}\n"); c.Storage.GCSCredentialsFile != "/etc/sa.json" {
+		t.Errorf("credentials_file: %q", c.Storage.GCSCredentialsFile)
+	}
+	for _, pair := range [][2]string{
+		{"scan_mode: latest-full\n", "scan_mode: latest_full\n"},
+		{"scan_mode: from-snapshot-full\nsnapshot_id: 2\n", "scan_mode: from_snapshot_full\nsnapshot_id: 2\n"},
+		{"scan_mode: compacted-full\n", "scan_mode: Compacted_Full\n"},
+		{"on_expired: latest-full\n", "on_expired: latest_full\n"},
+		{"upsert_mode: drop-update-before\n", "upsert_mode: drop_update_before\n"},
+		{"upsert_mode: drop-update-before-and-delete\n", "upsert_mode: drop_update_before_and_delete\n"},
+	} {
+		a, b := parse(pair[0]), parse(pair[1])
+		if a.ScanMode != b.ScanMode || a.OnExpired != b.OnExpired || a.UpsertMode != b.UpsertMode {
+			t.Errorf("%q and %q differ: %v/%v/%v vs %v/%v/%v", pair[0], pair[1], a.ScanMode, a.OnExpired, a.UpsertMode, b.ScanMode, b.OnExpired, b.UpsertMode)
+		}
+	}
+	if c := parse("upsert_mode: drop_update_before\n"); c.UpsertMode != UpsertDropUpdateBefore {
+		t.Errorf("upsert_mode: %q", c.UpsertMode)
+	}
+	if c := parse("batching: {count: 7, byte_size: 100}\n"); c.Batching.Count != 7 || c.Batching.ByteSize != 100 {
+		t.Errorf("batching: %+v", c.Batching)
+	}
+}
+
+// A cross-field rule's lint points at the line of the field at fault, and
+// at the other field of the rule when the first is left at its default.
+func TestLintPointsAtTheField(t *testing.T) {
+	conf := `input:
+  paimon:
+    warehouse: /wh
+    table: db.t
+    include_row_kind: false
+    upsert_mode: drop-update-before
+    batch_size: 100
+    checkpoint_limit: 10
+    storage:
+      credentials:
+        secret: SK
+`
+	lints, err := LintYAML([]byte(conf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"field upsert_mode": 6, "field checkpoint_limit": 8, "fields storage.credentials.id and storage.credentials.secret": 11}
+	if len(lints) != len(want) {
+		t.Fatalf("lints %v, want %d", lints, len(want))
+	}
+	for _, l := range lints {
+		found := false
+		for prefix, line := range want {
+			if strings.HasPrefix(l.What, prefix) {
+				found = true
+				if l.Line != line {
+					t.Errorf("%q at line %d, want %d", l.What, l.Line, line)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("unexpected lint %v", l)
+		}
+	}
+	// The field at fault is not written: the rule's other field is.
+	lints, err = LintYAML([]byte("input:\n  paimon:\n    warehouse: /wh\n    table: db.t\n    batch_size: 10000\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lints) != 1 || lints[0].Line != 5 || !strings.Contains(lints[0].What, "checkpoint_limit") {
+		t.Errorf("default checkpoint_limit below batch_size: %v, want line 5 (batch_size)", lints)
+	}
+	// A field-less error stays at the input's line.
+	lints, err = LintYAML([]byte("input:\n  paimon:\n    warehouse: /wh\n    table: nodot\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lints) != 1 || lints[0].Line != 4 {
+		t.Errorf("table: %v, want line 4", lints)
 	}
 }

@@ -31,7 +31,7 @@ func TestCLILint(t *testing.T) {
 
 // lint applies the library's consumer id rule: a control character (which
 // Benthos' lint alone let through) fails with the file, line and field, in
-// a paimon input nested in a broker too.
+// a paimon input nested in a broker too; the line is the field's.
 func TestCLILintConsumerID(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "ctl.yaml")
@@ -41,7 +41,7 @@ func TestCLILintConsumerID(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("lint exited %d, want 1", code)
 	}
-	if want := bad + ": line 4: paimon input: field consumer_id: invalid consumer id"; !strings.Contains(errw.String(), want) {
+	if want := bad + ": line 7: paimon input: field consumer_id: invalid consumer id"; !strings.Contains(errw.String(), want) {
 		t.Fatalf("lint output %q lacks %q", errw.String(), want)
 	}
 }

@@ -345,3 +345,31 @@ func parseInt(key, v string) (int, error) {
 	}
 	return n, nil
 }
+
+// BucketMode names how rows are assigned to buckets, as Java's BucketMode:
+// "fixed" (bucket > 0, by hash of the bucket keys), "dynamic" (bucket -1,
+// primary key containing every partition key: an index assigns buckets),
+// "cross-partition" (bucket -1, primary key without every partition key:
+// a key may move between partitions), "unaware" (bucket -1 append table:
+// no buckets) and "postpone" (bucket -2: written unbucketed, bucketed by
+// compaction).
+func (s *TableSchema) BucketMode() string {
+	switch n := s.NumBuckets(); {
+	case n > 0:
+		return "fixed"
+	case n == -2:
+		return "postpone"
+	case len(s.PrimaryKeys) == 0:
+		return "unaware"
+	}
+	pk := map[string]bool{}
+	for _, k := range s.PrimaryKeys {
+		pk[k] = true
+	}
+	for _, k := range s.PartitionKeys {
+		if !pk[k] {
+			return "cross-partition"
+		}
+	}
+	return "dynamic"
+}

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"cloud.google.com/go/storage"
 	"gocloud.dev/blob/gcsblob"
 	"gocloud.dev/gcp"
+	"golang.org/x/oauth2/google"
 	"google.golang.org/api/option"
 )
 
@@ -60,9 +62,9 @@ func openGCS(ctx context.Context, loc Location, opts Options) (*Blob, error) {
 		auth = false
 	}
 	if auth {
-		creds, err := gcp.DefaultCredentials(ctx)
+		creds, err := gcsCredentials(ctx, opts)
 		if err != nil {
-			return nil, fmt.Errorf("open %s: Google Application Default Credentials: %w (set GOOGLE_APPLICATION_CREDENTIALS, or Anonymous for public buckets)", loc.Root, err)
+			return nil, fmt.Errorf("open %s: %w", loc.Root, err)
 		}
 		ts := gcp.CredentialsTokenSource(creds)
 		client, err = gcp.NewHTTPClient(gcsResponseCheck{next: gcp.DefaultTransport()}, ts)
@@ -82,6 +84,52 @@ func openGCS(ctx context.Context, loc Location, opts Options) (*Blob, error) {
 		sc.SetRetry(storage.WithPolicy(storage.RetryNever))
 	}
 	return NewBlob(bucket, loc.Root, opts)
+}
+
+// gcsScope is what the reader needs: objects are read, and consumer files
+// written and deleted.
+const gcsScope = "https://www.googleapis.com/auth/devstorage.read_write"
+
+// gcsCredentials resolves the Google credentials: the JSON document or file
+// of Options, else Application Default Credentials. Errors never quote the
+// document, which holds a private key.
+func gcsCredentials(ctx context.Context, opts Options) (*google.Credentials, error) {
+	doc := []byte(opts.GCSCredentialsJSON)
+	switch {
+	case opts.GCSCredentialsJSON != "" && opts.GCSCredentialsFile != "":
+		return nil, errors.New("Google credentials: a JSON document and a file are both set; set one")
+	case opts.GCSCredentialsFile != "":
+		b, err := os.ReadFile(opts.GCSCredentialsFile)
+		if err != nil {
+			return nil, fmt.Errorf("Google credentials file: %w", err)
+		}
+		doc = b
+	case opts.GCSCredentialsJSON == "":
+		creds, err := gcp.DefaultCredentials(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("Google Application Default Credentials: %w (set GOOGLE_APPLICATION_CREDENTIALS or credentials, or Anonymous for public buckets)", err)
+		}
+		return creds, nil
+	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(doc, &head); err != nil {
+		// Syntax errors name offsets, never values.
+		return nil, fmt.Errorf("Google credentials: not a JSON document: %w", err)
+	}
+	// The type is the document's own, checked against the kinds a storage
+	// reader may be given (Google's advice for credentials from config).
+	switch t := google.CredentialsType(head.Type); t {
+	case google.ServiceAccount, google.AuthorizedUser, google.ExternalAccount, google.ImpersonatedServiceAccount:
+		creds, err := google.CredentialsFromJSONWithTypeAndParams(ctx, doc, t, google.CredentialsParams{Scopes: []string{gcsScope}})
+		if err != nil {
+			return nil, fmt.Errorf("Google credentials of type %s: %w", t, err)
+		}
+		return creds, nil
+	default:
+		return nil, fmt.Errorf("Google credentials: unsupported type %q (want service_account, authorized_user, external_account or impersonated_service_account)", head.Type)
+	}
 }
 
 // gcsEndpoint turns Options.Endpoint into the JSON API base URL the storage

@@ -54,6 +54,9 @@ func NewS3Client(ctx context.Context, opts Options, optFns ...func(*s3.Options))
 	if opts.Profile != "" {
 		lo = append(lo, config.WithSharedConfigProfile(opts.Profile))
 	}
+	if opts.FromEC2Role && (opts.Anonymous || opts.AccessKeyID != "") {
+		return nil, fmt.Errorf("EC2 role credentials exclude static keys and anonymous access")
+	}
 	switch {
 	case opts.Anonymous:
 		lo = append(lo, config.WithCredentialsProvider(aws.AnonymousCredentials{}))

@@ -37,6 +37,11 @@ type Options struct {
 	// instead of the default chain, as Connect's credentials.from_ec2_role.
 	FromEC2Role bool
 
+	// GCSCredentialsJSON is a Google service-account (or other credentials)
+	// JSON document; GCSCredentialsFile names a file holding one. Empty:
+	// Application Default Credentials. At most one may be set.
+	GCSCredentialsJSON, GCSCredentialsFile string
+
 	// StorageAccount, StorageAccessKey, StorageSASToken and
 	// StorageConnectionString address Azure Blob Storage (azblob://,
 	// abfs[s]://), named like Connect's azure_blob_storage fields. The
