@@ -147,6 +147,20 @@ func (s *tableSource) partitionUnits() map[string]*arrow.TimestampType {
 	return out
 }
 
+// PartitionValues is the paimon_partition metadata of a split of tbl, for
+// other tools that show partitions (the CLI's files command).
+func PartitionValues(tbl *paimon.Table, sp *paimon.Split) map[string]any {
+	units := (&tableSource{tbl: tbl}).partitionUnits()
+	out := map[string]any{}
+	keys, vals := sp.PartitionKeys(), sp.Partition()
+	for i, k := range keys {
+		if i < len(vals) {
+			out[k] = metaValue(vals[i], units[k])
+		}
+	}
+	return out
+}
+
 // metaValue turns a partition value into one Bloblang understands; exact
 // decimals and calendar values become their canonical strings, timestamps
 // the text the body holds (ts, their column's Arrow type: a TIMESTAMP has no

@@ -58,10 +58,11 @@ const (
 func adminCommands(sio stdio) []*cli.Command {
 	return []*cli.Command{{
 		Name:  "paimon",
-		Usage: "Inspect and administer Apache Paimon tables (consumers, snapshots, tail)",
-		Description: `Every subcommand addresses one table with --warehouse and --table (db.table),
-optionally --branch, plus storage flags for object stores (--region,
---s3-endpoint, --s3-force-path-style, --access-key-id, --secret-access-key, ...).
+		Usage: "Discover, inspect and administer Apache Paimon tables (databases, tables, describe, files, consumers, snapshots, tail)",
+		Description: `Every subcommand addresses a warehouse with --warehouse and, but databases and
+tables, one table with --table (db.table; describe and files also take it as
+their argument), optionally --branch, plus storage flags for object stores
+(--region, --s3-endpoint, --s3-force-path-style, --access-key-id, ...).
 Flags may follow positional arguments: "consumers reset ID --next 5".`,
 		Before: func(c *cli.Context) error {
 			// Help and usage errors of the subtree go where the commands
@@ -74,11 +75,11 @@ Flags may follow positional arguments: "consumers reset ID --next 5".`,
 			}
 			return nil
 		},
-		Subcommands: []*cli.Command{
+		Subcommands: append(discoveryCommands(sio),
 			consumersCommand(sio),
 			snapshotsCommand(sio),
 			tailCommand(sio),
-		},
+		),
 	}}
 }
 
@@ -201,8 +202,12 @@ func openTable(ctx context.Context, c *cli.Context) (*openedTable, error) {
 	}
 	tbl, err := cat.GetTable(ctx, name, topts...)
 	if err != nil {
+		hint := ""
+		if fileio.IsNotExist(err) {
+			hint = suggest(ctx, cat, name, false)
+		}
 		out.Close()
-		return nil, fmt.Errorf("table %s in warehouse %s: %w", name, wh, err)
+		return nil, fmt.Errorf("table %s in warehouse %s: %w%s", name, wh, err, hint)
 	}
 	out.tbl = tbl
 	return out, nil

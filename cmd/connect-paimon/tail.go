@@ -23,26 +23,38 @@ func tailCommand(sio stdio) *cli.Command {
 	return &cli.Command{
 		Name:  "tail",
 		Usage: "Stream the table's rows as JSON lines: a full read, then every new snapshot's changes",
-		Description: `--from picks the start when the consumer (if any) has no position:
-  latest-full (default)  the latest snapshot in full, then changes
-  latest                 only snapshots committed from now on
-  earliest               the earliest snapshot in full, then changes
-  snapshot:N             the changes of snapshot N and later
-  snapshot-full:N        snapshot N in full, then changes
-  timestamp:RFC3339      the changes of snapshots committed at or after the time
-  compacted-full         the newest compacted snapshot in full, then changes
---end snapshot:N or --end latest stops after that snapshot; without it tail
-follows the table until interrupted. With --consumer-id the position is
-resumed from and committed to consumer/consumer-<id> after each snapshot's
-rows are written.`,
+		Description: `The flags are the paimon input's fields, one to one (scan_mode is
+--scan-mode, end.snapshot_id is --end-snapshot-id, ...), with the same values
+and defaults (poll interval 1s here):
+  --scan-mode latest-full (default)   the latest snapshot in full, then changes
+  --scan-mode latest                  only snapshots committed from now on
+  --scan-mode from-snapshot --snapshot-id N       the changes of snapshot N and later
+  --scan-mode from-snapshot-full --snapshot-id N  snapshot N in full, then changes
+  --scan-mode from-timestamp --timestamp RFC3339  changes committed at or after the time
+  --scan-mode compacted-full          the newest compacted snapshot in full, then changes
+Underscores are accepted for the hyphens, as in the input. --end-snapshot-id N
+or --end-at-latest stops after that snapshot; without them tail follows the
+table until interrupted. With --consumer-id the position is resumed from and
+committed to consumer/consumer-<id> after each snapshot's rows are written.
+--include-row-kind puts the row kind the input sets as paimon_row_kind (+I,
+-U, +U, -D) first in each line, as "_row_kind".
+Older spellings still work: --from latest-full|latest|earliest|compacted-full|
+snapshot:N|snapshot-full:N|timestamp:T, --end snapshot:N|latest, --row-kind.`,
 		Flags: append(tableFlags(),
-			&cli.StringFlag{Name: "from", Value: "latest-full", Usage: "start position (see above)"},
-			&cli.StringFlag{Name: "end", Usage: "stop after `snapshot:N` or `latest` (the latest snapshot at start)"},
-			&cli.StringFlag{Name: "filter", Usage: "row filter, e.g. \"region = 'eu' AND amount >= 0\""},
-			&cli.StringFlag{Name: "columns", Usage: "comma-separated columns to print (default all)"},
-			&cli.StringFlag{Name: "consumer-id", Usage: "resume from and commit to this consumer"},
-			&cli.BoolFlag{Name: "row-kind", Usage: "add \"_row_kind\" (+I, -U, +U, -D) to each row"},
-			&cli.DurationFlag{Name: "poll-interval", Value: time.Second, Usage: "wait between looks for a new snapshot"},
+			&cli.StringFlag{Name: "scan-mode", Value: "latest-full", Usage: "where reading starts without a consumer position (input field scan_mode)"},
+			&cli.Int64Flag{Name: "snapshot-id", Usage: "first snapshot of from-snapshot and from-snapshot-full (snapshot_id)"},
+			&cli.StringFlag{Name: "timestamp", Usage: "start time of from-timestamp, RFC 3339 (timestamp)"},
+			&cli.Int64Flag{Name: "end-snapshot-id", Usage: "stop after this snapshot (end.snapshot_id)"},
+			&cli.BoolFlag{Name: "end-at-latest", Usage: "stop after the snapshot that is the latest at start (end.at_latest)"},
+			&cli.StringFlag{Name: "filter", Usage: "row filter, e.g. \"region = 'eu' AND amount >= 0\" (filter)"},
+			&cli.StringFlag{Name: "columns", Usage: "comma-separated columns to print, default all (columns)"},
+			&cli.StringFlag{Name: "consumer-id", Usage: "resume from and commit to this consumer (consumer_id)"},
+			&cli.BoolFlag{Name: "include-row-kind", Aliases: []string{"row-kind"}, Usage: "put the row kind (+I, -U, +U, -D) first in each line as \"_row_kind\" (include_row_kind; metadata paimon_row_kind)"},
+			&cli.StringFlag{Name: "on-expired", Value: "fail", Usage: "fail, earliest or latest-full when the consumer's next snapshot has expired (on_expired)"},
+			&cli.BoolFlag{Name: "streaming-read-overwrite", Usage: "deliver the rows of OVERWRITE snapshots (streaming_read_overwrite)"},
+			&cli.DurationFlag{Name: "poll-interval", Value: time.Second, Usage: "wait between looks for a new snapshot (poll_interval)"},
+			&cli.StringFlag{Name: "from", Usage: "older spelling of the start: latest-full, latest, earliest, compacted-full, snapshot:N, snapshot-full:N, timestamp:RFC3339", Category: "older spellings"},
+			&cli.StringFlag{Name: "end", Usage: "older spelling of the end: `snapshot:N` or latest", Category: "older spellings"},
 		),
 		Action: func(c *cli.Context) error { return helpShown(tailRun(c, sio)) },
 	}
@@ -114,17 +126,72 @@ func parseColumns(s string) []string {
 	return out
 }
 
+// startFlags reads the start position: --scan-mode with --snapshot-id or
+// --timestamp (the input's fields), or the older --from.
+func startFlags(c *cli.Context) (startSpec, error) {
+	if c.IsSet("from") {
+		if c.IsSet("scan-mode") || c.IsSet("snapshot-id") || c.IsSet("timestamp") {
+			return startSpec{}, errors.New("--from is the older spelling of --scan-mode with --snapshot-id/--timestamp: give one or the other")
+		}
+		return parseFrom(c.String("from"))
+	}
+	mode, err := paimon.ParseStartMode(strings.ReplaceAll(strings.ToLower(c.String("scan-mode")), "_", "-"))
+	if err != nil {
+		return startSpec{}, fmt.Errorf("--scan-mode: %w", err)
+	}
+	st := startSpec{mode: mode}
+	if c.IsSet("snapshot-id") {
+		if st.snap = c.Int64("snapshot-id"); st.snap < 1 {
+			return startSpec{}, fmt.Errorf("--snapshot-id must be at least 1, got %d", st.snap)
+		}
+	}
+	if c.IsSet("timestamp") {
+		if st.at, err = time.Parse(time.RFC3339Nano, c.String("timestamp")); err != nil {
+			return startSpec{}, fmt.Errorf("--timestamp %q is not RFC 3339: %w", c.String("timestamp"), err)
+		}
+	}
+	return st, nil
+}
+
+// endFlags reads the end bound: --end-snapshot-id / --end-at-latest, or the
+// older --end.
+func endFlags(c *cli.Context) (int64, bool, error) {
+	if c.IsSet("end") {
+		if c.IsSet("end-snapshot-id") || c.IsSet("end-at-latest") {
+			return 0, false, errors.New("--end is the older spelling of --end-snapshot-id/--end-at-latest: give one or the other")
+		}
+		return parseEnd(c.String("end"))
+	}
+	var n int64
+	if c.IsSet("end-snapshot-id") {
+		if n = c.Int64("end-snapshot-id"); n < 1 {
+			return 0, false, fmt.Errorf("--end-snapshot-id must be at least 1, got %d", n)
+		}
+	}
+	return n, c.Bool("end-at-latest"), nil
+}
+
 func tailRun(c *cli.Context, sio stdio) error {
 	if _, err := exactArgs(c, 0, ""); err != nil {
 		return err
 	}
-	from, err := parseFrom(c.String("from"))
+	from, err := startFlags(c)
 	if err != nil {
 		return err
 	}
-	end, endLatest, err := parseEnd(c.String("end"))
+	end, endLatest, err := endFlags(c)
 	if err != nil {
 		return err
+	}
+	onExpired, err := paimon.ParseExpiredPolicy(strings.ReplaceAll(strings.ToLower(c.String("on-expired")), "_", "-"))
+	if err != nil {
+		return fmt.Errorf("--on-expired: %w", err)
+	}
+	// Unset, the table's own streaming-read-overwrite option applies.
+	var overwrite *bool
+	if c.IsSet("streaming-read-overwrite") {
+		v := c.Bool("streaming-read-overwrite")
+		overwrite = &v
 	}
 	cols := parseColumns(c.String("columns"))
 	cid := c.String("consumer-id")
@@ -135,7 +202,8 @@ func tailRun(c *cli.Context, sio stdio) error {
 		StartMode: from.mode, StartSnapshot: from.snap, StartTime: from.at,
 		EndSnapshot: end, EndAtLatest: endLatest,
 		Filter: c.String("filter"), Columns: cols, ConsumerID: cid,
-		PollInterval: c.Duration("poll-interval"), IncludeRowKind: c.Bool("row-kind"),
+		PollInterval: c.Duration("poll-interval"), IncludeRowKind: c.Bool("include-row-kind"),
+		OnExpired: onExpired, StreamingReadOverwrite: overwrite,
 		// Plans without rows still advance the consumer past skipped
 		// snapshots (COMPACT, filtered away).
 		EmitEmptyPlans: cid != "",
@@ -231,9 +299,10 @@ func (t *tailer) split(ctx context.Context, rd *paimon.Read, sp *paimon.Split) e
 
 // tailFlags names the flag behind each StreamConfig field tail sets.
 var tailFlags = map[string]string{
-	"StartMode": "--from", "StartSnapshot": "--from", "StartTime": "--from",
-	"EndSnapshot": "--end", "EndAtLatest": "--end", "Filter": "--filter",
+	"StartMode": "--scan-mode", "StartSnapshot": "--snapshot-id", "StartTime": "--timestamp",
+	"EndSnapshot": "--end-snapshot-id", "EndAtLatest": "--end-at-latest", "Filter": "--filter",
 	"Columns": "--columns", "ConsumerID": "--consumer-id", "PollInterval": "--poll-interval",
+	"OnExpired": "--on-expired",
 }
 
 // flagError names the flags of StreamConfig validation errors (the library

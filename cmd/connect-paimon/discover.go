@@ -1,0 +1,567 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/connect-paimon/connect-paimon/input"
+	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+)
+
+// Discovery: `paimon databases`, `tables [DB]`, `describe DB.T` and
+// `files DB.T`, each printing a table for people or JSON (--format json) for
+// scripts. The table may be the positional argument or --table.
+
+const flagFormat = "format"
+
+// catalogFlags are the warehouse and storage flags, without the table.
+func catalogFlags() []cli.Flag {
+	var out []cli.Flag
+	for _, f := range tableFlags() {
+		if n := f.Names()[0]; n != flagTable && n != flagBranch {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func withFormatFlag(flags []cli.Flag) []cli.Flag {
+	return append(flags, &cli.StringFlag{Name: flagFormat, Value: "table", Usage: "output format: `table` or json"})
+}
+
+// outputFormat reads --format.
+func outputFormat(c *cli.Context) (jsonOut bool, err error) {
+	switch f := c.String(flagFormat); f {
+	case "table", "":
+		return false, nil
+	case "json":
+		return true, nil
+	default:
+		return false, fmt.Errorf("--%s %q: want table or json", flagFormat, f)
+	}
+}
+
+func discoveryCommands(sio stdio) []*cli.Command {
+	return []*cli.Command{
+		{
+			Name:   "databases",
+			Usage:  "List the warehouse's databases",
+			Flags:  withFormatFlag(catalogFlags()),
+			Action: func(c *cli.Context) error { return helpShown(databasesRun(c, sio)) },
+		},
+		{
+			Name:      "tables",
+			Usage:     "List the tables of one database, or of every database",
+			ArgsUsage: "[DATABASE]",
+			Flags:     withFormatFlag(catalogFlags()),
+			Action:    func(c *cli.Context) error { return helpShown(tablesRun(c, sio)) },
+		},
+		{
+			Name:      "describe",
+			Usage:     "Show a table: columns with field ids and types, primary and partition keys, bucket mode, file format, options, latest snapshot, consumers",
+			ArgsUsage: "DATABASE.TABLE",
+			Flags:     withFormatFlag(tableFlags()),
+			Action:    func(c *cli.Context) error { return helpShown(describeRun(c, sio)) },
+		},
+		{
+			Name:      "files",
+			Usage:     "List the live data files of a snapshot (default the latest): partition, bucket, level, rows, size",
+			ArgsUsage: "DATABASE.TABLE",
+			Flags: withFormatFlag(append(tableFlags(),
+				&cli.Int64Flag{Name: "snapshot-id", Usage: "the snapshot whose files to list (default the latest)"})),
+			Action: func(c *cli.Context) error { return helpShown(filesRun(c, sio)) },
+		},
+	}
+}
+
+// openCatalog opens the warehouse the flags address.
+func openCatalog(ctx context.Context, c *cli.Context) (*paimon.Catalog, error) {
+	wh := c.String(flagWarehouse)
+	if wh == "" {
+		return nil, fmt.Errorf("--%s is required (or PAIMON_WAREHOUSE)", flagWarehouse)
+	}
+	opts, err := storageOptions(c)
+	if err != nil {
+		return nil, err
+	}
+	return paimon.OpenCatalog(ctx, wh, paimon.WithStorageOptions(opts))
+}
+
+func databasesRun(c *cli.Context, sio stdio) error {
+	if _, err := exactArgs(c, 0, ""); err != nil {
+		return err
+	}
+	asJSON, err := outputFormat(c)
+	if err != nil {
+		return err
+	}
+	cat, err := openCatalog(c.Context, c)
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	dbs, err := cat.ListDatabases(c.Context)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(sio.out, nonNil(dbs))
+	}
+	for _, db := range dbs {
+		fmt.Fprintln(sio.out, db)
+	}
+	return nil
+}
+
+// tableRow is one table of `tables`.
+type tableRow struct {
+	Database string `json:"database"`
+	Table    string `json:"table"`
+}
+
+// allTables lists db.table for every table of the warehouse (or of one
+// database).
+func allTables(ctx context.Context, cat *paimon.Catalog, only string) ([]tableRow, error) {
+	dbs := []string{only}
+	if only == "" {
+		var err error
+		if dbs, err = cat.ListDatabases(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if only != "" {
+		known, err := cat.ListDatabases(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(known, only) {
+			return nil, fmt.Errorf("database %q does not exist in %s%s", only, cat.Warehouse(), suggest(ctx, cat, only, true))
+		}
+	}
+	var out []tableRow
+	for _, db := range dbs {
+		ts, err := cat.ListTables(ctx, db)
+		if err != nil {
+			if only != "" && fileio.IsNotExist(err) {
+				return nil, fmt.Errorf("database %q does not exist in %s%s", db, cat.Warehouse(), suggest(ctx, cat, db, true))
+			}
+			return nil, err
+		}
+		for _, t := range ts {
+			out = append(out, tableRow{Database: db, Table: t})
+		}
+	}
+	return out, nil
+}
+
+func tablesRun(c *cli.Context, sio stdio) error {
+	pos, err := interspersed(c)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return fmt.Errorf("%s takes at most one database, got %q", commandPath(c), pos)
+	}
+	asJSON, err := outputFormat(c)
+	if err != nil {
+		return err
+	}
+	cat, err := openCatalog(c.Context, c)
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	db := ""
+	if len(pos) == 1 {
+		db = pos[0]
+	}
+	rows, err := allTables(c.Context, cat, db)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		if rows == nil {
+			rows = []tableRow{}
+		}
+		return writeJSON(sio.out, rows)
+	}
+	for _, r := range rows {
+		fmt.Fprintln(sio.out, r.Database+"."+r.Table)
+	}
+	return nil
+}
+
+// tableArg is the table of describe and files: the positional argument or
+// --table, not both.
+func tableArg(c *cli.Context) error {
+	pos, err := interspersed(c)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) > 1:
+		return fmt.Errorf("%s takes one table, got %q", commandPath(c), pos)
+	case len(pos) == 1 && c.String(flagTable) != "" && c.String(flagTable) != pos[0]:
+		return fmt.Errorf("%s: table %q and --%s %q disagree", commandPath(c), pos[0], flagTable, c.String(flagTable))
+	case len(pos) == 1:
+		return c.Set(flagTable, pos[0])
+	}
+	return nil
+}
+
+// openNamedTable opens the table of describe/files (after tableArg); a
+// table that does not exist gets the nearest existing names in the error
+// (openTable).
+func openNamedTable(c *cli.Context) (*openedTable, error) { return openTable(c.Context, c) }
+
+// suggest returns ", did you mean ...?" with the existing names nearest to
+// name (database names when db, else db.table), or "" when none is near.
+func suggest(ctx context.Context, cat *paimon.Catalog, name string, db bool) string {
+	var candidates []string
+	if db {
+		dbs, err := cat.ListDatabases(ctx)
+		if err != nil {
+			return ""
+		}
+		candidates = dbs
+	} else {
+		rows, err := allTables(ctx, cat, "")
+		if err != nil {
+			return ""
+		}
+		for _, r := range rows {
+			candidates = append(candidates, r.Database+"."+r.Table)
+		}
+	}
+	near := nearest(name, candidates, 3)
+	if len(near) == 0 {
+		return ""
+	}
+	return "; did you mean " + strings.Join(near, ", ") + "?"
+}
+
+// nearest returns up to n candidates closest to name by edit distance
+// (case-insensitive), those within a third of the name's length (at least
+// 2 edits), closest first.
+func nearest(name string, candidates []string, n int) []string {
+	type scored struct {
+		s string
+		d int
+	}
+	limit := max(2, len(name)/3)
+	var hits []scored
+	for _, c := range candidates {
+		d := editDistance(strings.ToLower(name), strings.ToLower(c))
+		// A name that is a whole segment of the candidate ("orders" for
+		// demo.orders) is near whatever its length.
+		if _, t, ok := strings.Cut(c, "."); ok && strings.EqualFold(t, name) {
+			d = 0
+		}
+		if d <= limit {
+			hits = append(hits, scored{c, d})
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].d != hits[j].d {
+			return hits[i].d < hits[j].d
+		}
+		return hits[i].s < hits[j].s
+	})
+	var out []string
+	for i := 0; i < len(hits) && i < n; i++ {
+		out = append(out, hits[i].s)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance of a and b in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// --- describe -------------------------------------------------------------------
+
+type columnJSON struct {
+	ID       int    `json:"id"`
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Nullable bool   `json:"nullable"`
+	Comment  string `json:"comment,omitempty"`
+}
+
+type snapshotBrief struct {
+	ID         int64  `json:"id"`
+	SchemaID   int64  `json:"schema_id"`
+	CommitKind string `json:"commit_kind"`
+	CommitTime string `json:"commit_time"`
+	TotalRows  *int64 `json:"total_record_count,omitempty"`
+}
+
+type describeJSON struct {
+	Table          string            `json:"table"`
+	Branch         string            `json:"branch"`
+	Path           string            `json:"path"`
+	SchemaID       int64             `json:"schema_id"`
+	Columns        []columnJSON      `json:"columns"`
+	PrimaryKeys    []string          `json:"primary_keys"`
+	PartitionKeys  []string          `json:"partition_keys"`
+	Buckets        int               `json:"bucket"`
+	BucketMode     string            `json:"bucket_mode"`
+	BucketKeys     []string          `json:"bucket_keys,omitempty"`
+	FileFormat     string            `json:"file_format"`
+	MergeEngine    string            `json:"merge_engine,omitempty"`
+	Changelog      string            `json:"changelog_producer,omitempty"`
+	Comment        string            `json:"comment,omitempty"`
+	Options        map[string]string `json:"options"`
+	LatestSnapshot *snapshotBrief    `json:"latest_snapshot"`
+	Consumers      []consumerJSON    `json:"consumers"`
+}
+
+func describeRun(c *cli.Context, sio stdio) error {
+	if err := tableArg(c); err != nil {
+		return err
+	}
+	asJSON, err := outputFormat(c)
+	if err != nil {
+		return err
+	}
+	ot, err := openNamedTable(c)
+	if err != nil {
+		return err
+	}
+	defer ot.Close()
+	ctx, tbl := c.Context, ot.tbl
+	s := tbl.Schema()
+	d := describeJSON{
+		Table: tbl.Name(), Branch: branchName(tbl.Branch()), Path: tbl.Path(), SchemaID: s.ID,
+		PrimaryKeys: nonNil(s.PrimaryKeys), PartitionKeys: nonNil(s.PartitionKeys),
+		Buckets: s.NumBuckets(), BucketMode: s.BucketMode(), FileFormat: s.FileFormat(),
+		Comment: s.Comment, Options: s.Options,
+	}
+	if d.Buckets > 0 {
+		d.BucketKeys = s.BucketKeys()
+	}
+	if len(s.PrimaryKeys) > 0 {
+		d.MergeEngine, d.Changelog = s.MergeEngine(), s.ChangelogProducer()
+	}
+	for _, f := range s.Fields {
+		d.Columns = append(d.Columns, columnJSON{ID: f.ID, Name: f.Name, Type: f.Type.String(), Nullable: f.Type.Nullable, Comment: f.Description})
+	}
+	snap, ok, err := tbl.Snapshots().Latest(ctx)
+	if err != nil {
+		return fmt.Errorf("table %s: %w", tbl.Name(), err)
+	}
+	if ok {
+		d.LatestSnapshot = &snapshotBrief{ID: snap.ID, SchemaID: snap.SchemaID, CommitKind: string(snap.CommitKind),
+			CommitTime: time.UnixMilli(snap.TimeMillis).UTC().Format(time.RFC3339Nano), TotalRows: snap.TotalRecordCount}
+	}
+	cons, err := ot.consumers().Consumers(ctx)
+	if err != nil {
+		return fmt.Errorf("table %s: %w", tbl.Name(), err)
+	}
+	d.Consumers = []consumerJSON{}
+	for id, next := range cons {
+		d.Consumers = append(d.Consumers, consumerJSON{ConsumerID: id, NextSnapshotID: next})
+	}
+	sort.Slice(d.Consumers, func(i, j int) bool { return d.Consumers[i].ConsumerID < d.Consumers[j].ConsumerID })
+	if asJSON {
+		return writeJSON(sio.out, d)
+	}
+	return writeDescribe(sio.out, d)
+}
+
+func branchName(b string) string {
+	if b == "" {
+		return "main"
+	}
+	return b
+}
+
+func writeDescribe(out io.Writer, d describeJSON) error {
+	w := newTable(out)
+	fmt.Fprintf(w, "table\t%s (branch %s)\n", d.Table, d.Branch)
+	fmt.Fprintf(w, "path\t%s\n", d.Path)
+	if d.Comment != "" {
+		fmt.Fprintf(w, "comment\t%s\n", d.Comment)
+	}
+	fmt.Fprintf(w, "schema\t%d\n", d.SchemaID)
+	fmt.Fprintf(w, "primary keys\t%s\n", orNone(d.PrimaryKeys))
+	fmt.Fprintf(w, "partition keys\t%s\n", orNone(d.PartitionKeys))
+	bucket := fmt.Sprintf("%s (bucket %d)", d.BucketMode, d.Buckets)
+	if len(d.BucketKeys) > 0 {
+		bucket += ", bucket keys " + strings.Join(d.BucketKeys, ", ")
+	}
+	fmt.Fprintf(w, "buckets\t%s\n", bucket)
+	fmt.Fprintf(w, "file format\t%s\n", d.FileFormat)
+	if d.MergeEngine != "" {
+		fmt.Fprintf(w, "merge engine\t%s, changelog producer %s\n", d.MergeEngine, d.Changelog)
+	}
+	if s := d.LatestSnapshot; s != nil {
+		rows := ""
+		if s.TotalRows != nil {
+			rows = fmt.Sprintf(", %d rows", *s.TotalRows)
+		}
+		fmt.Fprintf(w, "latest snapshot\t%d (%s at %s, schema %d%s)\n", s.ID, s.CommitKind, s.CommitTime, s.SchemaID, rows)
+	} else {
+		fmt.Fprintf(w, "latest snapshot\tnone\n")
+	}
+	if len(d.Consumers) == 0 {
+		fmt.Fprintf(w, "consumers\tnone\n")
+	}
+	for i, cj := range d.Consumers {
+		label := ""
+		if i == 0 {
+			label = "consumers"
+		}
+		fmt.Fprintf(w, "%s\t%s: next snapshot %d\n", label, cj.ConsumerID, cj.NextSnapshotID)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "\ncolumns:")
+	w = newTable(out)
+	fmt.Fprintln(w, "ID\tNAME\tTYPE\tCOMMENT")
+	for _, col := range d.Columns {
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\n", col.ID, col.Name, col.Type, col.Comment)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if len(d.Options) == 0 {
+		_, err := fmt.Fprintln(out, "\noptions: none")
+		return err
+	}
+	fmt.Fprintln(out, "\noptions:")
+	keys := make([]string, 0, len(d.Options))
+	for k := range d.Options {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	w = newTable(out)
+	for _, k := range keys {
+		fmt.Fprintf(w, "%s\t%s\n", k, d.Options[k])
+	}
+	return w.Flush()
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
+
+// --- files ----------------------------------------------------------------------
+
+type fileJSON struct {
+	Partition map[string]any `json:"partition"`
+	Bucket    int32          `json:"bucket"`
+	Level     int32          `json:"level"`
+	RowCount  int64          `json:"row_count"`
+	Size      int64          `json:"file_size_in_bytes"`
+	SchemaID  int64          `json:"schema_id"`
+	Path      string         `json:"file_path"`
+}
+
+type filesJSON struct {
+	Table      string     `json:"table"`
+	SnapshotID int64      `json:"snapshot_id"`
+	Files      []fileJSON `json:"files"`
+	TotalRows  int64      `json:"total_row_count"`
+	TotalBytes int64      `json:"total_file_size_in_bytes"`
+}
+
+func filesRun(c *cli.Context, sio stdio) error {
+	if err := tableArg(c); err != nil {
+		return err
+	}
+	asJSON, err := outputFormat(c)
+	if err != nil {
+		return err
+	}
+	ot, err := openNamedTable(c)
+	if err != nil {
+		return err
+	}
+	defer ot.Close()
+	tbl := ot.tbl
+	rb := tbl.NewReadBuilder()
+	if c.IsSet("snapshot-id") {
+		id := c.Int64("snapshot-id")
+		if id < 1 {
+			return fmt.Errorf("--snapshot-id must be at least 1, got %d", id)
+		}
+		rb = rb.WithSnapshot(id)
+	}
+	plan, err := rb.NewScan().Plan(c.Context)
+	if err != nil {
+		return err
+	}
+	out := filesJSON{Table: tbl.Name(), SnapshotID: plan.SnapshotID, Files: []fileJSON{}}
+	for _, sp := range plan.Splits {
+		part := input.PartitionValues(tbl, sp)
+		for _, f := range sp.DataFiles() {
+			out.Files = append(out.Files, fileJSON{Partition: part, Bucket: sp.Bucket(), Level: f.Level, RowCount: f.RowCount, Size: f.Size, SchemaID: f.SchemaID, Path: f.Path})
+			out.TotalRows += f.RowCount
+			out.TotalBytes += f.Size
+		}
+	}
+	if asJSON {
+		return writeJSON(sio.out, out)
+	}
+	fmt.Fprintf(sio.out, "snapshot %d of %s: %d files, %d rows, %d bytes\n", out.SnapshotID, out.Table, len(out.Files), out.TotalRows, out.TotalBytes)
+	w := newTable(sio.out)
+	fmt.Fprintln(w, "PARTITION\tBUCKET\tLEVEL\tROWS\tBYTES\tSCHEMA\tFILE")
+	for _, f := range out.Files {
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%s\n", partitionText(f.Partition), f.Bucket, f.Level, f.RowCount, f.Size, f.SchemaID, f.Path)
+	}
+	return w.Flush()
+}
+
+func partitionText(p map[string]any) string {
+	if len(p) == 0 {
+		return "-"
+	}
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + fmt.Sprint(p[k])
+	}
+	return strings.Join(parts, "/")
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
