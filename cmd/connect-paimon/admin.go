@@ -47,6 +47,8 @@ const (
 	flagRoleARN         = "role-arn"
 	flagRoleExternalID  = "role-external-id"
 	flagAnonymous       = "anonymous"
+	flagFromEC2Role     = "from-ec2-role"
+	flagGCSCredentials  = "gcs-credentials-file"
 	flagMaxRetries      = "max-retries"
 	flagRequestTimeout  = "request-timeout"
 )
@@ -103,6 +105,8 @@ func tableFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagRoleARN, Usage: "role to assume on top of the credentials", Category: "storage"},
 		&cli.StringFlag{Name: flagRoleExternalID, Usage: "external id of the role to assume", Category: "storage"},
 		&cli.BoolFlag{Name: flagAnonymous, Usage: "send unsigned requests (public buckets); static keys from the environment are ignored", Category: "storage"},
+		&cli.BoolFlag{Name: flagFromEC2Role, Usage: "use the EC2 instance's IAM role (the input's storage.credentials.from_ec2_role)", Category: "storage"},
+		&cli.StringFlag{Name: flagGCSCredentials, Usage: "Google credentials JSON file for gs:// (the input's storage.gcs.credentials_file)", Category: "storage"},
 		&cli.IntFlag{Name: flagMaxRetries, Value: 5, Usage: "retries of one storage operation after transient failures, 0 for none", Category: "storage"},
 		&cli.DurationFlag{Name: flagRequestTimeout, Value: 60 * time.Second, Usage: "bound of one storage request attempt, 0 for none", Category: "storage"},
 	}
@@ -127,6 +131,9 @@ func storageOptions(c *cli.Context) (objstore.Options, error) {
 		RoleARN:         c.String(flagRoleARN),
 		RoleExternalID:  c.String(flagRoleExternalID),
 		Anonymous:       c.Bool(flagAnonymous),
+		FromEC2Role:     c.Bool(flagFromEC2Role),
+
+		GCSCredentialsFile: c.String(flagGCSCredentials),
 	}
 	if (o.AccessKeyID == "") != (o.SecretAccessKey == "") {
 		return o, fmt.Errorf("--%s and --%s must be given together", flagAccessKeyID, flagSecretAccessKey)
@@ -136,6 +143,14 @@ func storageOptions(c *cli.Context) (objstore.Options, error) {
 	}
 	if o.Anonymous && (o.Profile != "" || o.RoleARN != "") {
 		return o, fmt.Errorf("--%s excludes --%s and --%s", flagAnonymous, flagProfile, flagRoleARN)
+	}
+	if o.FromEC2Role && o.Anonymous {
+		return o, fmt.Errorf("--%s excludes --%s", flagFromEC2Role, flagAnonymous)
+	}
+	if o.FromEC2Role {
+		// The role is the explicit request; keys (perhaps from AWS_*
+		// variables set for other tools) are not used.
+		o.AccessKeyID, o.SecretAccessKey, o.SessionToken = "", "", ""
 	}
 	if o.Anonymous {
 		// Static keys may come from AWS_* variables set for other tools;

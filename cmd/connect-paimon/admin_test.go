@@ -484,6 +484,11 @@ func TestStorageFlags(t *testing.T) {
 	if !o.Anonymous || o.AccessKeyID != "" || o.SecretAccessKey != "" {
 		t.Fatalf("anonymous: %+v", o)
 	}
+	// So does --from-ec2-role; the GCS credentials file is passed on.
+	o = parse("--from-ec2-role", "--gcs-credentials-file", "/etc/sa.json")
+	if !o.FromEC2Role || o.AccessKeyID != "" || o.SecretAccessKey != "" || o.GCSCredentialsFile != "/etc/sa.json" {
+		t.Fatalf("from-ec2-role: %+v", o)
+	}
 }
 
 // The admin tree is registered in the binary's CLI.
