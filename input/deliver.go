@@ -354,9 +354,7 @@ func (p *paimonInput) readBatch() (*sentBatch, error) {
 		if !p.cur.open() {
 			if p.cur.planDone() {
 				p.syncReadCounts(src)
-				if !p.lastProgress.IsZero() {
-					p.log.Infof("paimon input: snapshot %d of %s read: %d/%d files, %d rows in %s", p.cur.plan.SnapshotID, p.cfg.FullName(), p.planFiles, p.planFiles, p.planRows, time.Since(p.planStart).Round(time.Millisecond))
-				}
+				p.endProgress()
 				if err := p.tracker.End(p.cur.plan.SnapshotID); err != nil {
 					return nil, fmt.Errorf("snapshot %d: %w", p.cur.plan.SnapshotID, err)
 				}
@@ -379,6 +377,9 @@ func (p *paimonInput) readBatch() (*sentBatch, error) {
 			return nil, err
 		}
 		p.planFilesDone += filesDone
+		if filesDone > 0 {
+			p.planBytesDone += p.cur.plan.Splits[p.cur.splitIdx-1].Bytes
+		}
 		if n == 0 {
 			continue
 		}
@@ -453,25 +454,8 @@ func (p *paimonInput) nextPlan(ctx context.Context, src Source) error {
 	}
 	plan.Splits = kept
 	p.cur.setPlan(plan)
-	p.planStart, p.lastProgress = time.Now(), time.Time{}
-	p.planFiles, p.planFilesDone, p.planRows = 0, 0, 0
-	for _, sp := range kept {
-		p.planFiles += sp.FileCount
-	}
+	p.startProgress(kept)
 	return nil
-}
-
-// logProgress logs how far the current plan is, at most every
-// progressEvery and only once the plan has run that long: short plans stay
-// quiet, a long one (the first full read of a big table) reports files
-// done/total and rows so far.
-func (p *paimonInput) logProgress() {
-	now := time.Now()
-	if now.Sub(p.planStart) < p.progressEvery || now.Sub(p.lastProgress) < p.progressEvery {
-		return
-	}
-	p.lastProgress = now
-	p.log.Infof("paimon input: reading snapshot %d of %s: %d/%d files, %d rows so far, %s elapsed", p.cur.plan.SnapshotID, p.cfg.FullName(), p.planFilesDone, p.planFiles, p.planRows, now.Sub(p.planStart).Round(time.Second))
 }
 
 // syncReadCounts moves the source's read counters into the metrics.

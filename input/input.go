@@ -62,6 +62,7 @@ type inputMetrics struct {
 	committed tableGauge
 	dropped   tableCounter
 	replayed  tableCounter
+	progress  progressMetrics
 }
 
 // Every metric of the input carries a table label (Connect's habit: one
@@ -113,6 +114,7 @@ func newInputMetrics(mt *service.Metrics, table string) inputMetrics {
 		committed: g("paimon_committed_snapshot"),
 		dropped:   c("paimon_rejected_batches"),
 		replayed:  c("paimon_replayed_rows"),
+		progress:  newProgressMetrics(g),
 	}
 }
 
@@ -159,7 +161,11 @@ type paimonInput struct {
 	planFiles     int
 	planFilesDone int
 	planRows      int64
+	planBytes     int64 // data file bytes of the plan's splits
+	planBytesDone int64 // of the splits read to their end
+	planRowsTotal int64 // rows the manifests record for the plan's files
 	lastProgress  time.Time
+	lastMetrics   time.Time
 	progressEvery time.Duration
 
 	// Last counters seen from a readCounter source, to turn its totals into

@@ -10,8 +10,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -704,6 +706,74 @@ func TestRealProgressLogLongPlan(t *testing.T) {
 	}
 	if !strings.Contains(logs, fmt.Sprintf("snapshot 1 of db.g read: %d/%d files, 400 rows", len(files), len(files))) {
 		t.Fatalf("no completion line:\n%s", logs)
+	}
+	// Percent, rate and ETA from the plan's totals: the bytes of the data
+	// files on disk and the 400 rows the manifests record.
+	_, size := rt.dataFiles()
+	line := regexp.MustCompile(`reading snapshot 1 of db\.g: ([0-9.]+)% \((\d+)/(\d+) files, [0-9.]+ [KMG]?i?B of ([0-9.]+ [KMG]?i?B); 400 rows in the manifests\), (\d+) rows so far, ([0-9.]+) rows/s, ETA (\S+), `)
+	matches := line.FindAllStringSubmatch(logs, -1)
+	if len(matches) == 0 {
+		t.Fatalf("no progress line with percent, rate and ETA:\n%s", logs)
+	}
+	t.Logf("last progress line: %s", matches[len(matches)-1][0])
+	last := -1.0
+	for _, m := range matches {
+		pct, _ := strconv.ParseFloat(m[1], 64)
+		if pct < last || pct > 100 {
+			t.Errorf("progress %v%% after %v%%: %s", pct, last, m[0])
+		}
+		last = pct
+		if m[4] != byteSize(size) {
+			t.Errorf("total %s, the data files hold %s: %s", m[4], byteSize(size), m[0])
+		}
+		if m[7] != "unknown" {
+			if _, err := time.ParseDuration(m[7]); err != nil {
+				t.Errorf("ETA %q: %v", m[7], err)
+			}
+		}
+	}
+	if last <= 0 || last >= 100 {
+		t.Errorf("last progress line at %v%%, want strictly between 0 and 100 while reading", last)
+	}
+	for name, want := range map[string]int64{
+		"paimon_plan_files": int64(len(files)), "paimon_plan_bytes": size, "paimon_plan_rows": 400,
+		"paimon_plan_progress_percent": 100, "paimon_plan_files_done": int64(len(files)), "paimon_plan_bytes_done": size, "paimon_plan_eta_seconds": 0,
+	} {
+		if got := r.metrics.get(name); got != want {
+			t.Errorf("%s = %d, want %d", name, got, want)
+		}
+	}
+}
+
+// The progress arithmetic: bytes of finished splits plus the current
+// split's share of its manifest rows, over the plan's bytes.
+func TestProgressFraction(t *testing.T) {
+	p := &paimonInput{}
+	splits := []*Split{{FileCount: 2, Bytes: 600, Rows: 60}, {FileCount: 1, Bytes: 300, Rows: 30}, {FileCount: 1, Bytes: 100, Rows: 10}}
+	mt := service.MockResources().Metrics()
+	p.m.progress = newProgressMetrics(func(name string) tableGauge { return tableGauge{mt.NewGauge(name, labelTable), "db.t"} })
+	p.cur.setPlan(&Plan{SnapshotID: 1, Splits: splits})
+	p.startProgress(splits)
+	if p.planFiles != 4 || p.planBytes != 1000 || p.planRowsTotal != 100 {
+		t.Fatalf("totals: %d files %d bytes %d rows", p.planFiles, p.planBytes, p.planRowsTotal)
+	}
+	p.planStart = time.Now().Add(-10 * time.Second)
+	// First split done, a third of the second read.
+	p.cur.splitIdx, p.planBytesDone, p.planFilesDone, p.cur.splitDone, p.planRows = 1, 600, 2, 10, 70
+	pr := p.progressNow(time.Now())
+	if pr.fraction < 0.699 || pr.fraction > 0.701 {
+		t.Errorf("fraction %v, want 0.7 ((600 + 300/3) / 1000)", pr.fraction)
+	}
+	if pr.rowRate < 6.9 || pr.rowRate > 7.1 {
+		t.Errorf("rate %v rows/s, want 7", pr.rowRate)
+	}
+	if eta := pr.eta.Seconds(); eta < 4.2 || eta > 4.4 {
+		t.Errorf("ETA %v, want about 4.3 s (10 s × 0.3/0.7)", pr.eta)
+	}
+	// Nothing read yet: no ETA.
+	p.cur.splitIdx, p.planBytesDone, p.cur.splitDone = 0, 0, 0
+	if pr := p.progressNow(time.Now()); pr.fraction != 0 || pr.eta != -1 {
+		t.Errorf("at start: %+v", pr)
 	}
 }
 

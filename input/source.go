@@ -63,6 +63,9 @@ type Split struct {
 	File      string // a data file of the split, for the paimon_file metadata
 	FileCount int
 	Bytes     int64
+	// Rows is the row count the manifests record for the split's files
+	// (before deletion vectors, merging and filters), for progress.
+	Rows int64
 	// Handle is the source's own split value, passed back to Read.
 	Handle any
 }

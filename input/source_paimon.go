@@ -98,7 +98,7 @@ func (s *tableSource) Next(ctx context.Context) (*Plan, error) {
 				out.Partition[k] = metaValue(vals[i], units[k])
 			}
 		}
-		out.FileCount, out.Bytes = x.FileCount(), x.Bytes()
+		out.FileCount, out.Bytes, out.Rows = x.FileCount(), x.Bytes(), x.RowCount()
 		if files := x.Files(); len(files) > 0 {
 			out.File = files[0]
 		}

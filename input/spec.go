@@ -195,6 +195,11 @@ server's ` + "`/metrics`" + `.
 - ` + "`paimon_snapshot_lag`" + ` (gauge): latest snapshot id minus the snapshot being read
 - ` + "`paimon_rows_read`" + `, ` + "`paimon_files_read`" + `, ` + "`paimon_bytes_read`" + ` (counters)
 - ` + "`paimon_plan_latency_ns`" + ` (timer, ns): time to plan one snapshot
+- ` + "`paimon_plan_progress_percent`" + `, ` + "`paimon_plan_eta_seconds`" + ` (gauges): how far the current plan is read, by the
+  bytes of its data files, and the time left at the rate so far; ` + "`paimon_plan_files`" + `, ` + "`paimon_plan_files_done`" + `,
+  ` + "`paimon_plan_bytes`" + `, ` + "`paimon_plan_bytes_done`" + ` and ` + "`paimon_plan_rows`" + ` (the row count its manifests record) are
+  the plan's totals and progress. A plan that runs longer than 5 s also logs them at INFO every 5 s
+  (percent, files, bytes, rows so far, rows/s, ETA): a first full read of a big table is seen moving.
 - ` + "`paimon_committed_snapshot`" + ` (gauge): the ` + "`nextSnapshot`" + ` last written to the consumer file
 - ` + "`paimon_storage_requests`" + `, ` + "`paimon_storage_request_errors`" + ` (counters, also labelled ` + "`operation`" + `; present once an operation ran): storage calls, retries included
 - ` + "`paimon_replayed_rows`" + ` (counter): rows sent again after the pipeline rejected them
