@@ -28,9 +28,10 @@ type splitCursor struct {
 	splitDone int64 // rows of the current split already delivered (or dropped by upsert_mode)
 	skip      int64 // rows to skip after reopening a split
 	enc       *rowjson.Encoder
-	keyEnc    *keyEncoder     // primary key JSON of each row (MetaKey), nil without a key
-	keyed     bool            // the table has a primary key
-	tmpls     *splitTemplates // metadata templates of the current split
+	keyEnc    *keyEncoder          // primary key JSON of each row (MetaKey), nil without a key
+	keyed     bool                 // the table has a primary key
+	schema    service.ImmutableAny // MetaSchema of enc's record schema
+	tmpls     *splitTemplates      // metadata templates of the current split
 	// batcher, when the batching field is set, decides where a batch ends
 	// within batch_size: it sees each message as it would be delivered and
 	// is emptied at every batch end (the batch itself is kept as rows).
@@ -97,6 +98,12 @@ func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 			rr.Release()
 			return fmt.Errorf("table %s: %w", p.cfg.FullName(), err)
 		}
+		meta, err := schemaMeta(rr.Schema())
+		if err != nil {
+			rr.Release()
+			return fmt.Errorf("table %s: %w", p.cfg.FullName(), err)
+		}
+		p.cur.schema = meta
 		if p.cur.enc != nil {
 			p.log.Infof("paimon input: table %s schema changed at snapshot %d (schema id %d): %s", p.cfg.FullName(), p.cur.plan.SnapshotID, p.cur.plan.SchemaID, describeSchemaChange(p.cur.enc.Schema(), rr.Schema()))
 		}
@@ -260,6 +267,7 @@ func (c *splitCursor) setMeta(msg *service.Message, kind string, sp *Split, part
 	msg.MetaSetImmut(MetaPartition, partition)
 	msg.MetaSetMut(MetaBucket, int64(sp.Bucket))
 	msg.MetaSetMut(MetaTable, c.table)
+	msg.MetaSetImmut(MetaSchema, c.schema)
 	if sp.File != "" {
 		msg.MetaSetMut(MetaFile, sp.File)
 	}

@@ -468,10 +468,10 @@ func TestRealFullFollowUpRestart(t *testing.T) {
 			t.Errorf("id %d: paimon_file: %v", c.id, err)
 		}
 	}
-	// The nine paimon_* keys and Connect's CDC operation (an append table
-	// has no paimon_key).
-	if n := len(m2keys(got[0].meta)); n != 10 || got[0].meta[MetaOperation] == nil {
-		t.Errorf("meta keys %v, want all 10", m2keys(got[0].meta))
+	// The nine paimon_* keys, paimon_schema and Connect's CDC operation (an
+	// append table has no paimon_key).
+	if n := len(m2keys(got[0].meta)); n != 11 || got[0].meta[MetaOperation] == nil || got[0].meta[MetaSchema] == nil {
+		t.Errorf("meta keys %v, want all 11", m2keys(got[0].meta))
 	}
 
 	// Metrics against the files on disk: every data file opened once.

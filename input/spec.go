@@ -116,6 +116,11 @@ The row as a JSON object keyed by column name, with every Paimon type mapped wit
 - ` + "`operation`" + `: Redpanda Connect's CDC convention: ` + "`read`" + ` for the rows of a full plan (the table as it
   was), then ` + "`insert`, `update_before`, `update`, `delete`" + ` by row kind (append tables: ` + "`insert`" + `); absent
   on a primary-key table's follow-up rows read without ` + "`include_row_kind`" + `
+- ` + "`paimon_schema`" + `: the typed schema of the body in Benthos' common schema format (the ` + "`public/schema`" + ` package's
+  ` + "`ToAny`" + ` form), for schema-aware processors and outputs pointed at this key (e.g. ` + "`schema_metadata: paimon_schema`" + `):
+  the table's types — DECIMAL with precision and scale, TIMESTAMP with its unit and, for WITH LOCAL TIME
+  ZONE, as a UTC instant, DATE, TIME — while the body spells decimals, dates, times and timestamps as
+  strings and bytes as base64 (above). Maps with non-string keys are arrays of ` + "`key`/`value`" + ` objects.
 
 Typed values are set, so ` + "`@paimon_snapshot_id + 1`" + ` works in Bloblang; ` + "`meta(\"...\")`" + ` returns strings.
 
@@ -466,7 +471,7 @@ func storageField() *service.ConfigField {
 			Description("The bound of one request attempt, body read included, so a stalled connection is retried instead of hanging the poll loop. 0s disables it.").
 			Default("60s"),
 	).
-		Description("Object-store access for `s3://`, `gs://` and `azblob://` warehouses; ignored for local paths. One flat block whatever the store (the warehouse URL's scheme picks it): the S3 fields at its top as Connect's `aws_s3` names them, `gcs` and `azure` for the others — not Connect iceberg's `storage.aws_s3` / `storage.gcp_cloud_storage` / `storage.azure_blob_storage` nesting, whose bucket the warehouse URL already names.").
+		Description("Object-store access for `s3://`, `gs://` and `azblob://` warehouses; ignored for local paths. One flat block whatever the store (the warehouse URL's scheme picks it): the S3 fields at its top as Connect's `aws_s3` names them, `gcs` and `azure` for the others — not Connect iceberg's `storage.aws_s3` / `storage.gcp_cloud_storage` / `storage.azure_blob_storage` nesting, whose bucket the warehouse URL already names. Connect's `tcp` block has no counterpart: Benthos (v4.76) offers no public field for it; `request_timeout` bounds a stalled connection.").
 		Advanced()
 }
 
