@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
@@ -61,7 +63,11 @@ func (p *paimonInput) commit(ctx context.Context, final bool) {
 	if next < p.committed || (next == p.committed && (final || !heartbeat)) {
 		return
 	}
-	if err := src.Commit(ctx, next); err != nil {
+	cctx, span := p.tr.Start(ctx, spanCommit, trace.WithAttributes(attrTable.String(p.cfg.FullName()),
+		attrConsumer.String(p.cfg.ConsumerID), attrNext.Int64(next)))
+	err := src.Commit(cctx, next)
+	endSpan(span, err)
+	if err != nil {
 		if paimon.IsPermanent(err) {
 			// Another writer owns the file: stop rather than fight over it.
 			_ = p.stopOnPermanent(err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/redpanda-data/benthos/v4/public/service"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/connect-paimon/connect-paimon/internal/rowjson"
 )
@@ -36,6 +37,7 @@ type splitCursor struct {
 	// within batch_size: it sees each message as it would be delivered and
 	// is emptied at every batch end (the batch itself is kept as rows).
 	batcher *service.Batcher
+	span    trace.Span // the current split's paimon.read_split, ended by release
 }
 
 func newSplitCursor(cfg Config) splitCursor {
@@ -65,8 +67,18 @@ func (c *splitCursor) start(pf *prefetcher) {
 // release stops the current split's reader; the position stays, so the
 // split can be reopened.
 func (c *splitCursor) release() {
+	c.releaseErr(nil)
+}
+
+// releaseErr is release after a read failed with err (nil: it did not),
+// which the split's span records.
+func (c *splitCursor) releaseErr(err error) {
 	if c.pf != nil {
 		c.pf.stop()
+	}
+	if c.span != nil {
+		endSpan(c.span, err)
+		c.span = nil
 	}
 	c.pf, c.chunk, c.chunkRow = nil, nil, 0
 }
@@ -85,8 +97,11 @@ func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 	// so it must not hold the call's context: that is cancelled when the
 	// call returns, and the next batch would fail and re-read the split from
 	// the start. stopCtx lives until Close.
+	_, span := p.tr.Start(ctx, spanReadSplit, trace.WithAttributes(attrTable.String(p.cfg.FullName()),
+		attrSnapshot.Int64(p.cur.plan.SnapshotID), attrBucket.Int(int(sp.Bucket)), attrFiles.Int(sp.FileCount), attrSkip.Int64(p.cur.splitDone)))
 	rr, err := src.Read(p.stopCtx, sp)
 	if err != nil {
+		endSpan(span, err)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -96,11 +111,13 @@ func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 		enc, err := rowjson.NewEncoder(rr.Schema())
 		if err != nil {
 			rr.Release()
+			endSpan(span, err)
 			return fmt.Errorf("table %s: %w", p.cfg.FullName(), err)
 		}
 		meta, err := schemaMeta(rr.Schema())
 		if err != nil {
 			rr.Release()
+			endSpan(span, err)
 			return fmt.Errorf("table %s: %w", p.cfg.FullName(), err)
 		}
 		p.cur.schema = meta
@@ -112,6 +129,7 @@ func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 		p.cur.keyed = len(keys) > 0
 		if p.cur.keyEnc, err = newKeyEncoder(rr.Schema(), keys); err != nil {
 			rr.Release()
+			endSpan(span, err)
 			return fmt.Errorf("table %s: primary key: %w", p.cfg.FullName(), err)
 		}
 	}
@@ -120,6 +138,7 @@ func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 		p.m.bytes.Incr(sp.Bytes)
 	}
 	p.cur.start(startPrefetch(p.stopCtx, rr, p.cur.enc, p.cur.keyEnc, p.cfg.UpsertMode.drops))
+	p.cur.span = span
 	return nil
 }
 
@@ -148,7 +167,10 @@ func (c *splitCursor) fill() (batch *sentBatch, n int, filesDone int, err error)
 		if c.chunk == nil || c.chunkRow >= c.chunk.n {
 			rows, encodeErr, err := c.pf.next()
 			if rows == nil {
-				c.release()
+				if err == nil && c.span != nil {
+					c.span.SetAttributes(attrRows.Int64(c.splitDone + taken))
+				}
+				c.releaseErr(err)
 				if err != nil {
 					// Rows of this partial batch are not delivered.
 					if encodeErr {

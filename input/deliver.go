@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/redpanda-data/benthos/v4/public/service"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/connect-paimon/connect-paimon/input/checkpoint"
 	"github.com/connect-paimon/connect-paimon/paimon"
@@ -395,10 +396,12 @@ func (p *paimonInput) readBatch() (*sentBatch, error) {
 	}
 }
 
-func (p *paimonInput) nextPlan(ctx context.Context, src Source) error {
+func (p *paimonInput) nextPlan(ctx context.Context, src Source) (err error) {
 	if err := p.limiter.takeSnapshot(ctx); err != nil {
 		return err
 	}
+	ctx, span := p.tr.Start(ctx, spanPlan, trace.WithAttributes(attrTable.String(p.cfg.FullName())))
+	defer func() { endSpan(span, err) }()
 	start := time.Now()
 	plan, err := src.Next(ctx)
 	if err != nil {
@@ -455,6 +458,11 @@ func (p *paimonInput) nextPlan(ctx context.Context, src Source) error {
 	plan.Splits = kept
 	p.cur.setPlan(plan)
 	p.startProgress(kept)
+	files := 0
+	for _, sp := range kept {
+		files += sp.FileCount
+	}
+	span.SetAttributes(attrSnapshot.Int64(plan.SnapshotID), attrSplits.Int(len(kept)), attrFiles.Int(files), attrFull.Bool(plan.Full))
 	return nil
 }
 

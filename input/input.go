@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/redpanda-data/benthos/v4/public/service"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/connect-paimon/connect-paimon/input/checkpoint"
 	"github.com/connect-paimon/connect-paimon/paimon"
@@ -128,6 +129,9 @@ type paimonInput struct {
 	open Opener
 	log  *service.Logger
 	m    inputMetrics
+	// tr makes the input's own spans (plan, split read, consumer commit)
+	// on the pipeline's tracer (a no-op one unless `tracer:` is set).
+	tr trace.Tracer
 
 	mu      sync.Mutex
 	src     Source
@@ -216,6 +220,7 @@ func newInput(cfg Config, open Opener, mgr *service.Resources) *paimonInput {
 		open:          open,
 		log:           mgr.Logger(),
 		m:             newInputMetrics(mt, table),
+		tr:            mgr.OtelTracer().Tracer(tracerName),
 		replays:       newReplayQueue(),
 		stopCtx:       stopCtx,
 		stop:          stop,
