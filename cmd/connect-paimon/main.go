@@ -40,6 +40,8 @@ func main() {
 	os.Exit(code)
 }
 
+const docsURL = "https://github.com/connect-paimon/connect-paimon"
+
 // cliOptions assembles the CLI; tests call it with their own arguments and
 // writers.
 func cliOptions(args []string, sio stdio) []service.CLIOptFunc {
@@ -49,12 +51,14 @@ func cliOptions(args []string, sio stdio) []service.CLIOptFunc {
 		service.CLIOptSetBinaryName("connect-paimon"),
 		service.CLIOptSetProductName("connect-paimon"),
 		service.CLIOptSetVersion(version, built),
-		service.CLIOptSetDocumentationURL("https://github.com/connect-paimon/connect-paimon"),
+		service.CLIOptSetDocumentationURL(docsURL),
 	}
 	for _, c := range adminCommands(sio) {
 		opts = append(opts, service.CLIOptAddCommand(c))
 	}
-	opts = append(opts, service.CLIOptAddCommand(lintCommand(sio, "connect-paimon")))
+	opts = append(opts, service.CLIOptAddCommand(lintCommand(sio, "connect-paimon")),
+		service.CLIOptAddCommand(createCommand(sio, "connect-paimon")))
+	installProductHelp("connect-paimon", docsURL)
 	return opts
 }
 
