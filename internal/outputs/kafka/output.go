@@ -88,6 +88,12 @@ func newOutput(conf *service.ParsedConfig, log *service.Logger) (*output, error)
 		if o.headers, err = conf.FieldMetadataFilter(fMetadata); err != nil {
 			return nil, err
 		}
+		// An empty filter selects nothing, but walking it would still
+		// stringify every metadata value of every message (paimon_schema
+		// is JSON-encoded each time): 80 % of the output's CPU on bench.wide.
+		if o.headers.IsEmpty() {
+			o.headers = nil
+		}
 	}
 	if o.tombstone, err = conf.FieldBool(fTombstones); err != nil {
 		return nil, err
