@@ -1,0 +1,223 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
+)
+
+// outputRun is one timed run of the binary over bench.wide.
+type outputRun struct {
+	wall, cpu time.Duration // wall clock, and the binary's user+sys CPU
+}
+
+// TestOutputThroughput times the binary streaming bench.wide (1,048,576
+// rows) in full to drop, to kafka_franz on a real local broker and to
+// aws_s3 on versitygw (one object per 4,096 rows, lines archive; a count above the
+// input's checkpoint_limit of 8,192 would never fill), in the
+// same run, interleaved, PAIMON_BENCH_ROUNDS rounds (default 2). It logs
+// rows/s, MB/s of message bodies and the binary's CPU-µs per row, and the
+// load average; docs/benchmarks.md records them. Nothing about speed is
+// asserted; what is asserted is that every sink got at least every row (Kafka's
+// end offsets, the objects' lines; a replay after a timeout may add some), so
+// no run wins by delivering less.
+func TestOutputThroughput(t *testing.T) {
+	dir := testenv.BenchTable(t, "wide")
+	wh := filepath.Join(dir, "warehouse")
+	broker := testenv.StartKafka(t)
+	const access, secret, bucket = "benchkey", "benchsecret", "bench"
+	endpoint := testenv.StartVersitygw(t, access, secret, bucket)
+	bin := testenv.Binary(t)
+	rounds := 2
+	if s := os.Getenv("PAIMON_BENCH_ROUNDS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("PAIMON_BENCH_ROUNDS=%q", s)
+		}
+		rounds = n
+	}
+	client := s3.New(s3.Options{
+		Region: "us-east-1", BaseEndpoint: aws.String(endpoint), UsePathStyle: true,
+		Credentials: credentials.NewStaticCredentialsProvider(access, secret, ""),
+	})
+
+	input := fmt.Sprintf(`logger: {level: warn}
+http: {enabled: false}
+metrics: {none: {}}
+input:
+  paimon:
+    warehouse: %s
+    table: bench.wide
+    end: {at_latest: true}
+`, wh)
+	outputs := map[string]func(round int) string{
+		"drop": func(int) string { return "output:\n  drop: {}\n" },
+		"kafka_franz": func(round int) string {
+			return fmt.Sprintf("output:\n  kafka_franz:\n    seed_brokers: [ %s ]\n    topic: bench-%d\n", broker.Addr, round)
+		},
+		"aws_s3": func(round int) string {
+			return fmt.Sprintf(`output:
+  aws_s3:
+    bucket: %s
+    path: r%d/${! uuid_v4() }.jsonl
+    endpoint: %s
+    region: us-east-1
+    force_path_style_urls: true
+    credentials: {id: %s, secret: %s}
+    batching:
+      count: 4096
+      period: 1s
+      processors: [ {archive: {format: lines}} ]
+`, bucket, round, endpoint, access, secret)
+		},
+	}
+	order := []string{"drop", "kafka_franz", "aws_s3"}
+	runs := map[string][]outputRun{}
+	var bodyBytes int64
+	load := func() string {
+		b, _ := os.ReadFile("/proc/loadavg")
+		return strings.Join(strings.Fields(string(b))[:3], " ")
+	}
+	loads := []string{load()}
+	for r := 0; r < rounds; r++ {
+		for _, name := range order {
+			cfg := filepath.Join(t.TempDir(), name+".yaml")
+			if err := os.WriteFile(cfg, []byte(input+outputs[name](r)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			cmd := exec.CommandContext(ctx, bin, "run", cfg)
+			start := time.Now()
+			out, err := cmd.CombinedOutput()
+			wall := time.Since(start)
+			cancel()
+			if err != nil {
+				t.Fatalf("%s round %d: %v\n%s", name, r, err, out)
+			}
+			run := outputRun{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+			switch name {
+			case "kafka_franz":
+				n := topicRecords(t, broker.Addr, fmt.Sprintf("bench-%d", r))
+				if n < wideRows {
+					t.Fatalf("kafka round %d: topic holds %d records, want at least %d", r, n, wideRows)
+				}
+				if n > wideRows {
+					t.Logf("kafka round %d: %d records delivered twice (replayed after a timeout)", r, n-wideRows)
+				}
+			case "aws_s3":
+				lines, newlines, size := bucketLines(t, client, bucket, fmt.Sprintf("r%d/", r))
+				if lines < wideRows {
+					t.Fatalf("s3 round %d: objects hold %d lines, want at least %d", r, lines, wideRows)
+				}
+				if lines > wideRows {
+					t.Logf("s3 round %d: %d rows delivered twice (a batch replayed after a timeout)", r, lines-wideRows)
+				}
+				bodyBytes = (size - newlines) * wideRows / lines // the lines archive's separators are not bodies
+			}
+			t.Logf("round %d %-12s wall %7s  cpu %7s  load %s", r, name, wall.Round(time.Millisecond), run.cpu.Round(time.Millisecond), load())
+			runs[name] = append(runs[name], run)
+		}
+	}
+	loads = append(loads, load())
+	med := func(rs []outputRun, f func(outputRun) time.Duration) time.Duration {
+		ds := make([]time.Duration, len(rs))
+		for i, r := range rs {
+			ds[i] = f(r)
+		}
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		return ds[len(ds)/2]
+	}
+	dropWall := med(runs["drop"], func(r outputRun) time.Duration { return r.wall })
+	t.Logf("bench.wide: %d rows, %.1f MB of JSON bodies; load average before %s, after %s; medians of %d", wideRows, float64(bodyBytes)/1e6, loads[0], loads[1], rounds)
+	t.Logf("| output | rows/s | MB/s | CPU-µs/row | wall | vs drop (rows/s) |")
+	for _, name := range order {
+		w := med(runs[name], func(r outputRun) time.Duration { return r.wall })
+		c := med(runs[name], func(r outputRun) time.Duration { return r.cpu })
+		t.Logf("| %s | %.0f | %.1f | %.2f | %s | %.0f %% |", name, float64(wideRows)/w.Seconds(), float64(bodyBytes)/1e6/w.Seconds(),
+			float64(c.Microseconds())/float64(wideRows), w.Round(time.Millisecond), 100*dropWall.Seconds()/w.Seconds())
+	}
+}
+
+// topicRecords sums the end offsets of topic's partitions (a fresh topic
+// per run, so that is its record count).
+func topicRecords(t *testing.T, addr, topic string) int64 {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ends, err := kadm.NewClient(cl).ListEndOffsets(ctx, topic)
+	if err != nil {
+		t.Fatalf("end offsets of %s: %v", topic, err)
+	}
+	var n int64
+	ends.Each(func(o kadm.ListedOffset) {
+		if o.Err != nil {
+			t.Fatalf("end offset of %s/%d: %v", topic, o.Partition, o.Err)
+		}
+		n += o.Offset
+	})
+	return n
+}
+
+// bucketLines counts the lines, newlines and bytes of every object under
+// prefix (a last line without a newline counts).
+func bucketLines(t *testing.T, client *s3.Client, bucket, prefix string) (lines, newlines, size int64) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	p := s3.NewListObjectsV2Paginator(client, &s3.ListObjectsV2Input{Bucket: aws.String(bucket), Prefix: aws.String(prefix)})
+	buf := make([]byte, 1<<20)
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			t.Fatalf("list %s/%s: %v", bucket, prefix, err)
+		}
+		for _, o := range page.Contents {
+			out, err := client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: o.Key})
+			if err != nil {
+				t.Fatalf("get %s: %v", aws.ToString(o.Key), err)
+			}
+			var last byte
+			for {
+				n, err := out.Body.Read(buf)
+				size += int64(n)
+				for _, c := range buf[:n] {
+					if c == '\n' {
+						newlines++
+						lines++
+					}
+				}
+				if n > 0 {
+					last = buf[n-1]
+				}
+				if err != nil {
+					break
+				}
+			}
+			out.Body.Close()
+			if last != 0 && last != '\n' {
+				lines++
+			}
+		}
+	}
+	return lines, newlines, size
+}
