@@ -100,7 +100,7 @@ func TestKafkaConfigsRun(t *testing.T) {
 
 	t.Run("paimon-to-kafka", func(t *testing.T) {
 		runBounded(t, "paimon-to-kafka.yaml", map[string]string{
-			"WAREHOUSE": "../resources/fixtures/warehouse", "TABLE": "demo.orders",
+			"WAREHOUSE": demoWarehouse(t), "TABLE": "demo.orders",
 			"CONSUMER_ID": "", "KAFKA_BROKERS": broker.Addr, "TOPIC": "orders",
 		})
 		recs := readTopic(t, broker.Addr, "orders", 300)
@@ -192,7 +192,7 @@ func TestS3ConfigRuns(t *testing.T) {
 	const access, secret = "AKIACONFIGTEST", "config-test-secret"
 	ep := testenv.StartVersitygw(t, access, secret, "exports")
 	runBounded(t, "paimon-to-s3.yaml", map[string]string{
-		"WAREHOUSE": "../resources/fixtures/warehouse", "TABLE": "demo.orders", "CONSUMER_ID": "",
+		"WAREHOUSE": demoWarehouse(t), "TABLE": "demo.orders", "CONSUMER_ID": "",
 		"BUCKET": "exports", "S3_ENDPOINT": ep, "S3_PATH_STYLE": "true",
 		"AWS_ACCESS_KEY_ID": access, "AWS_SECRET_ACCESS_KEY": secret,
 	})
@@ -237,4 +237,13 @@ func TestS3ConfigRuns(t *testing.T) {
 			t.Errorf("id %d in %d objects", id, n)
 		}
 	}
+}
+
+// demoWarehouse copies the committed demo table to a temporary warehouse: the configs run
+// with a consumer id, and their consumer files must not land in the committed fixtures.
+func demoWarehouse(t *testing.T) string {
+	t.Helper()
+	wh := filepath.Join(t.TempDir(), "warehouse")
+	testenv.CopyTree(t, filepath.Join("..", "resources", "fixtures", "warehouse", "demo.db"), filepath.Join(wh, "demo.db"))
+	return wh
 }
