@@ -6,11 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -45,33 +43,8 @@ func TestCrashRestartS3(t *testing.T) {
 	}
 	snapLog := filepath.Join(dir, "snapshots.txt")
 
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("PAIMON_CRASH_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("PAIMON_CRASH_SEED: %v", err)
-		}
-		seed = v
-	}
-	t.Logf("seed %d (rerun with PAIMON_CRASH_SEED=%d)", seed, seed)
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-
-	writer := exec.Command(py, script, wh, strconv.Itoa(batches), strconv.Itoa(batchSize), "0.5", snapLog)
-	writerOut, err := os.Create(filepath.Join(dir, "writer.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	writer.Stdout, writer.Stderr = writerOut, writerOut
-	if err := writer.Start(); err != nil {
-		t.Fatal(err)
-	}
-	writerDone := make(chan error, 1)
-	go func() { writerDone <- writer.Wait() }()
-	t.Cleanup(func() {
-		if writer.ProcessState == nil {
-			_ = writer.Process.Kill()
-		}
-	})
+	rng := crashRand(t)
+	writerDone := startWriter(t, py, script, wh, dir, batches, batchSize, "0.5", snapLog)
 	tableDir := filepath.Join(wh, "db.db", "c")
 	waitFor(t, 60*time.Second, func() bool { return exists(filepath.Join(tableDir, "schema", "schema-0")) })
 
@@ -144,7 +117,7 @@ input:
 	select {
 	case err := <-writerDone:
 		if err != nil {
-			t.Fatalf("writer: %v (see %s)", err, writerOut.Name())
+			t.Fatalf("writer: %v (see %s)", err, filepath.Join(dir, "writer.log"))
 		}
 	case <-time.After(120 * time.Second):
 		t.Fatal("writer did not finish")
