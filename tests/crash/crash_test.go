@@ -60,13 +60,58 @@ const (
 
 type killRecord struct {
 	next int64          // consumer nextSnapshot right after the kill
-	seen map[int64]bool // ids in the output file right after the kill
+	seen map[int64]bool // ids in the sink right after the kill
 }
 
 func TestCrashRestartAtLeastOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test takes about a minute")
 	}
+	outFile := filepath.Join(t.TempDir(), "out.jsonl")
+	soak{
+		sink: "output file", kills: 8, pause: "0.4", minProgress: 1,
+		extra: `metrics: {none: {}}
+pipeline:
+  processors:
+    # An output that fails intermittently: about one batch in eight is
+    # rejected and must be replayed by the input.
+    - mapping: |
+        root = if random_int(seed: timestamp_unix_nano(), max: 7) == 0 { throw("flaky output") } else { this }
+`,
+		output: fmt.Sprintf(`output:
+  reject_errored:
+    file:
+      path: %s
+      codec: lines
+`, outFile),
+		observe: func(t *testing.T) idCounts { return readIDs(t, outFile) },
+	}.run(t, crashRand(t))
+}
+
+// soak is one crash soak: the pypaimon writer commits batches while the
+// binary streams the table to a sink with a consumer and is SIGKILLed at
+// random moments and restarted; a last bounded run drains the table. The
+// three soaks differ only in their sink, so this is the one driver they share.
+type soak struct {
+	sink        string                      // what the sink is, for messages ("output", "topic", "bucket")
+	kills       int                         // SIGKILLs of the streaming binary
+	pause       string                      // seconds between the writer's commits
+	output      string                      // the config's output section, indented as a top-level key
+	observe     func(t *testing.T) idCounts // how many times each id is in the sink right now
+	during      func(t *testing.T, run int) // optional: called while run is streaming, before its kill wait
+	minProgress int                         // kills at which the consumer must have advanced
+	// exactDuplicates checks that a row is in the sink more than once only if
+	// its snapshot was unacknowledged at some kill; an output that rejects
+	// single messages of a batch gets whole batches replayed, so it can't.
+	exactDuplicates bool
+	extra           string // extra top-level config (e.g. metrics, pipeline), ends with a newline
+}
+
+// run drives the soak and checks the input's delivery guarantee: after every
+// kill the sink holds every row of every snapshot below the consumer's
+// nextSnapshot, and at the end every committed row is in the sink.
+func (s soak) run(t *testing.T, rng *rand.Rand) {
+	t.Helper()
 	py := testenv.Python(t)
 	dir := t.TempDir()
 	wh := filepath.Join(dir, "wh")
@@ -75,11 +120,8 @@ func TestCrashRestartAtLeastOnce(t *testing.T) {
 	if err := os.WriteFile(script, []byte(writerPy), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	snapLog, outFile := filepath.Join(dir, "snapshots.txt"), filepath.Join(dir, "out.jsonl")
-
-	rng := crashRand(t)
-
-	writerDone := startWriter(t, py, script, wh, dir, batches, batchSize, "0.4", snapLog)
+	snapLog := filepath.Join(dir, "snapshots.txt")
+	writerDone := startWriter(t, py, script, wh, dir, batches, batchSize, s.pause, snapLog)
 
 	// The table must exist before the binary connects; Connect retries
 	// anyway, this only keeps the first run from spending its life failing.
@@ -92,8 +134,8 @@ func TestCrashRestartAtLeastOnce(t *testing.T) {
 			end = "    end: {at_latest: true}\n"
 		}
 		return fmt.Sprintf(`logger: {level: warn}
-metrics: {none: {}}
-input:
+http: {enabled: false}
+%sinput:
   paimon:
     warehouse: %s
     table: db.c
@@ -102,18 +144,7 @@ input:
     poll_interval: 100ms
     batch_size: 20
     checkpoint_limit: 100
-%spipeline:
-  processors:
-    # An output that fails intermittently: about one batch in eight is
-    # rejected and must be replayed by the input.
-    - mapping: |
-        root = if random_int(seed: timestamp_unix_nano(), max: 7) == 0 { throw("flaky output") } else { this }
-output:
-  reject_errored:
-    file:
-      path: %s
-      codec: lines
-`, wh, end, outFile)
+%s%s`, s.extra, wh, end, s.output)
 	}
 	streamCfg, boundedCfg := filepath.Join(dir, "stream.yaml"), filepath.Join(dir, "bounded.yaml")
 	if err := os.WriteFile(streamCfg, []byte(cfg(false)), 0o644); err != nil {
@@ -128,33 +159,36 @@ output:
 	}
 	defer binLog.Close()
 
-	var kills []killRecord
-	for k := 0; k < 8; k++ {
+	var recs []killRecord
+	for k := 0; k < s.kills; k++ {
 		cmd := exec.Command(bin, "run", streamCfg)
 		cmd.Stdout, cmd.Stderr = binLog, binLog
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
+		}
+		if s.during != nil {
+			s.during(t, k)
 		}
 		time.Sleep(time.Duration(500+rng.IntN(3000)) * time.Millisecond)
 		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatalf("kill %d: %v", k, err)
 		}
 		_ = cmd.Wait()
-		rec := killRecord{next: consumerNext(t, tableDir), seen: readIDs(t, outFile)}
-		t.Logf("kill %d: consumer nextSnapshot %d, %d distinct ids in the output", k, rec.next, len(rec.seen))
-		kills = append(kills, rec)
+		rec := killRecord{next: consumerNext(t, tableDir), seen: s.observe(t).set()}
+		t.Logf("kill %d: consumer nextSnapshot %d, %d distinct ids in the %s", k, rec.next, len(rec.seen), s.sink)
+		recs = append(recs, rec)
 	}
 	select {
 	case err := <-writerDone:
 		if err != nil {
 			t.Fatalf("writer: %v (see %s)", err, filepath.Join(dir, "writer.log"))
 		}
-	case <-time.After(90 * time.Second):
+	case <-time.After(120 * time.Second):
 		t.Fatal("writer did not finish")
 	}
 
 	// Drain: resume from the consumer up to the latest snapshot and exit.
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	final := exec.CommandContext(ctx, bin, "run", boundedCfg)
 	final.Stdout, final.Stderr = binLog, binLog
@@ -166,33 +200,56 @@ output:
 	if len(snaps) != batches {
 		t.Fatalf("writer logged %d snapshots, want %d", len(snaps), batches)
 	}
-	got := readIDs(t, outFile)
+	got := s.observe(t)
 	for id := int64(0); id < batches*batchSize; id++ {
-		if !got[id] {
-			t.Fatalf("id %d was committed but never delivered", id)
+		if got[id] == 0 {
+			t.Fatalf("id %d was committed but is not in the %s", id, s.sink)
 		}
 	}
 	if n := consumerNext(t, tableDir); n != snaps[len(snaps)-1].id+1 {
 		t.Errorf("final consumer nextSnapshot %d, want %d", n, snaps[len(snaps)-1].id+1)
 	}
 	progressed := 0
-	for k, rec := range kills {
+	for k, rec := range recs {
 		if rec.next > 1 {
 			progressed++
 		}
-		for _, s := range snaps {
-			if s.id >= rec.next {
+		for _, sn := range snaps {
+			if sn.id >= rec.next {
 				continue
 			}
-			for id := s.first; id < s.first+s.count; id++ {
+			for id := sn.first; id < sn.first+sn.count; id++ {
 				if !rec.seen[id] {
-					t.Fatalf("kill %d: consumer at nextSnapshot %d, but id %d of snapshot %d was not in the output yet", k, rec.next, id, s.id)
+					t.Fatalf("kill %d: consumer at nextSnapshot %d, but id %d of snapshot %d was not in the %s yet", k, rec.next, id, sn.id, s.sink)
 				}
 			}
 		}
 	}
-	if progressed == 0 {
-		t.Fatal("the consumer never advanced before a kill: the test checked nothing")
+	if progressed < s.minProgress {
+		t.Fatalf("the consumer advanced before only %d kills: the test checked too little", progressed)
+	}
+	if s.exactDuplicates {
+		// A duplicate is a row delivered again after a restart: its snapshot
+		// must have been unacknowledged (at or above the consumer position) at
+		// some kill.
+		dups := 0
+		for _, sn := range snaps {
+			unacked := false
+			for _, rec := range recs {
+				if sn.id >= rec.next {
+					unacked = true
+				}
+			}
+			for id := sn.first; id < sn.first+sn.count; id++ {
+				if got[id] > 1 {
+					dups++
+					if !unacked {
+						t.Errorf("id %d of snapshot %d is in the %s %d times, but its snapshot was acknowledged before every kill", id, sn.id, s.sink, got[id])
+					}
+				}
+			}
+		}
+		t.Logf("%d rows, %d of them delivered more than once", batches*batchSize, dups)
 	}
 	// A kill between writing and renaming the consumer leaves a temp file;
 	// each restart removes those of earlier runs, and the last run ended
@@ -206,6 +263,17 @@ output:
 			t.Errorf("temp file left in the consumer directory: %s", e.Name())
 		}
 	}
+}
+
+// idCounts is how many times each id is in a sink.
+type idCounts map[int64]int
+
+func (c idCounts) set() map[int64]bool {
+	s := make(map[int64]bool, len(c))
+	for id := range c {
+		s[id] = true
+	}
+	return s
 }
 
 type snapRows struct{ id, first, count int64 }
@@ -229,9 +297,9 @@ func readSnapshots(t *testing.T, path string) []snapRows {
 
 // readIDs reads the output file; a last line cut by the kill is ignored
 // (its row was not acknowledged, so it is delivered again).
-func readIDs(t *testing.T, path string) map[int64]bool {
+func readIDs(t *testing.T, path string) idCounts {
 	t.Helper()
-	seen := map[int64]bool{}
+	seen := idCounts{}
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
 		return seen
@@ -252,7 +320,7 @@ func readIDs(t *testing.T, path string) map[int64]bool {
 		if row.Name != fmt.Sprintf("n%d", *row.ID) {
 			t.Fatalf("row %s: name does not match id", sc.Bytes())
 		}
-		seen[*row.ID] = true
+		seen[*row.ID]++
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
