@@ -2,19 +2,15 @@ package e2e
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -106,7 +102,6 @@ func scrape(t *testing.T, url string) (string, error) {
 // moved are present at 0, and Benthos' own pipeline metrics count the
 // table's rows.
 func TestBinaryPrometheusMetrics(t *testing.T) {
-	bin := testenv.Binary(t)
 	root := testenv.RepoRoot(t)
 	wh := filepath.Join(root, "resources", "fixtures", "warehouse")
 	rows := len(testenv.ReadLines(t, filepath.Join(root, "resources", "fixtures", "expected", "demo.orders", "full.jsonl")))
@@ -126,8 +121,7 @@ func TestBinaryPrometheusMetrics(t *testing.T) {
 	defer gw.Close()
 
 	promFile := filepath.Join(dir, "metrics.prom")
-	cfg := filepath.Join(dir, "run.yaml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`
+	d := startDaemon(t, fmt.Sprintf(`
 logger: {level: warn}
 http: {address: %q}
 metrics:
@@ -147,48 +141,24 @@ input:
     table: demo.orders
 output:
   drop: {}
-`, addr, gw.URL, promFile, wh)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "run", cfg)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-		}
-	}()
+`, addr, gw.URL, promFile, wh))
 
 	// The stream has no end: wait until the input counted every row.
 	var text string
 	var ss []sample
+	var scrapeErr error
 	const table = `table="demo.orders"`
-	for deadline := time.Now().Add(90 * time.Second); ; {
-		select {
-		case err := <-exited:
-			t.Fatalf("binary exited early: %v\n%s", err, stderr.String())
-		default:
+	d.waitUntil(t, 90*time.Second, func() bool {
+		text, scrapeErr = scrape(t, "http://"+addr+"/metrics")
+		if scrapeErr != nil {
+			return false
 		}
-		var err error
-		text, err = scrape(t, "http://"+addr+"/metrics")
-		if err == nil {
-			ss = parseExposition(t, text)
-			if r := find(ss, "paimon_rows_read", table); len(r) == 1 && r[0].value == float64(rows) {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("paimon_rows_read never reached %d (last error %v):\n%s\n%s", rows, err, text, stderr.String())
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		ss = parseExposition(t, text)
+		r := find(ss, "paimon_rows_read", table)
+		return len(r) == 1 && r[0].value == float64(rows)
+	}, func() string {
+		return fmt.Sprintf("paimon_rows_read never reached %d (last error %v):\n%s", rows, scrapeErr, text)
+	})
 
 	for _, name := range []string{"paimon_files_read", "paimon_bytes_read"} {
 		if s := find(ss, name, table); len(s) != 1 || s[0].value <= 0 {
@@ -225,34 +195,19 @@ output:
 	}
 
 	// The periodic pushes (every 200ms) before the last one on shutdown.
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	pushCount := func() int {
 		mu.Lock()
-		n := len(pushes)
-		mu.Unlock()
-		if n >= 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("pushgateway got %d pushes in 30s with push_interval 200ms\n%s", n, stderr.String())
-		}
+		defer mu.Unlock()
+		return len(pushes)
 	}
-	mu.Lock()
-	periodic := len(pushes)
-	mu.Unlock()
+	d.waitUntil(t, 30*time.Second, func() bool { return pushCount() >= 2 }, func() string {
+		return fmt.Sprintf("pushgateway got %d pushes with push_interval 200ms", pushCount())
+	})
+	periodic := pushCount()
 
 	// SIGTERM: the binary shuts down cleanly, pushing and writing the file
 	// a last time.
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("binary after SIGTERM: %v\n%s", err, stderr.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("binary did not stop on SIGTERM\n%s", stderr.String())
-	}
+	d.stop(t)
 	fs := parseExposition(t, string(testenv.ReadFile(t, promFile)))
 	if s := find(fs, "paimon_rows_read", table); len(s) != 1 || s[0].value != float64(rows) {
 		t.Errorf("file_output_path: paimon_rows_read = %v, want %d", s, rows)

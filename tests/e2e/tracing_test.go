@@ -7,13 +7,10 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -109,7 +106,6 @@ func (g *grpcTraceServer) Export(_ context.Context, req *coltrace.ExportTraceSer
 // paimon.read_split, paimon.commit — with the table, snapshot and consumer
 // attributes, under the configured service name and tags.
 func TestBinaryOpenTelemetryTracer(t *testing.T) {
-	bin := testenv.Binary(t)
 	root := testenv.RepoRoot(t)
 	wh := filepath.Join(t.TempDir(), "warehouse")
 	testenv.CopyTree(t, filepath.Join(root, "resources", "fixtures", "warehouse"), wh)
@@ -146,8 +142,7 @@ func TestBinaryOpenTelemetryTracer(t *testing.T) {
 	go func() { _ = gs.Serve(l) }()
 	defer gs.Stop()
 
-	cfg := filepath.Join(t.TempDir(), "run.yaml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`
+	d := startDaemon(t, fmt.Sprintf(`
 logger: {level: warn}
 http: {enabled: false}
 metrics: {none: {}}
@@ -166,48 +161,14 @@ input:
     commit_period: 100ms
 output:
   drop: {}
-`, strings.TrimPrefix(recv.URL, "http://"), l.Addr().String(), wh)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "run", cfg)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-		}
-	}()
+`, strings.TrimPrefix(recv.URL, "http://"), l.Addr().String(), wh))
 
 	want := []string{"paimon.plan", "paimon.read_split", "paimon.commit"}
 	// The batch span processor exports every 5 s by default.
-	for deadline := time.Now().Add(60 * time.Second); !httpSink.has(want...) || !grpcSink.has(want...); time.Sleep(200 * time.Millisecond) {
-		select {
-		case err := <-exited:
-			t.Fatalf("binary exited early: %v\n%s", err, stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("spans after 60s: http %v, grpc %v; want %v\n%s", httpSink.names(), grpcSink.names(), want, stderr.String())
-		}
-	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("binary after SIGTERM: %v\n%s", err, stderr.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("binary did not stop on SIGTERM\n%s", stderr.String())
-	}
+	d.waitUntil(t, 60*time.Second, func() bool { return httpSink.has(want...) && grpcSink.has(want...) }, func() string {
+		return fmt.Sprintf("spans: http %v, grpc %v; want %v", httpSink.names(), grpcSink.names(), want)
+	})
+	d.stop(t)
 
 	t.Logf("spans: http %v, grpc %v", httpSink.names(), grpcSink.names())
 	for name, sink := range map[string]*spanSink{"http": httpSink, "grpc": grpcSink} {
