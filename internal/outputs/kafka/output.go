@@ -318,35 +318,53 @@ func (o *output) WriteBatch(ctx context.Context, b service.MessageBatch) error {
 	if cl == nil {
 		return service.ErrNotConnected
 	}
-	recs := make([]*kgo.Record, len(b))
+	// One allocation for the batch's records rather than one per message:
+	// the records stay referenced by the client until Kafka answered,
+	// which this call waits for, so the slab outlives every use.
+	recs := make([]kgo.Record, len(b))
 	ex := o.executors(b)
 	for i := range b {
-		r, err := o.record(b, ex, i)
-		if err != nil {
+		if err := o.record(b, ex, i, &recs[i]); err != nil {
 			// A record that cannot be built (bad interpolation result) is
 			// a configuration or data problem: rejecting the whole batch
 			// keeps the consumer from moving past it.
 			return fmt.Errorf("message %d: %w", i, err)
 		}
-		recs[i] = r
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
 
-	errs := make([]error, len(recs))
-	var wg sync.WaitGroup
+	// One promise for the whole batch; failures are rare, so they are
+	// collected by record and mapped back to message indexes afterwards.
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		failed map[*kgo.Record]error
+	)
+	promise := func(r *kgo.Record, err error) {
+		if err != nil {
+			mu.Lock()
+			if failed == nil {
+				failed = make(map[*kgo.Record]error)
+			}
+			failed[r] = err
+			mu.Unlock()
+		}
+		wg.Done()
+	}
 	wg.Add(len(recs))
-	for i, r := range recs {
-		cl.Produce(ctx, r, func(_ *kgo.Record, err error) {
-			errs[i] = err
-			wg.Done()
-		})
+	for i := range recs {
+		cl.Produce(ctx, &recs[i], promise)
 	}
 	wg.Wait()
+	if len(failed) == 0 {
+		return nil
+	}
 
 	var berr *service.BatchError
-	for i, err := range errs {
-		if err == nil {
+	for i := range recs {
+		err, ok := failed[&recs[i]]
+		if !ok {
 			continue
 		}
 		if berr == nil {
@@ -354,10 +372,7 @@ func (o *output) WriteBatch(ctx context.Context, b service.MessageBatch) error {
 		}
 		berr.Failed(i, err)
 	}
-	if berr != nil {
-		return berr
-	}
-	return nil
+	return berr
 }
 
 // batchExecutors are the output's interpolations over one batch. Built
@@ -382,20 +397,21 @@ func (o *output) executors(b service.MessageBatch) batchExecutors {
 	return ex
 }
 
-func (o *output) record(b service.MessageBatch, ex batchExecutors, i int) (*kgo.Record, error) {
+// record fills r, the zero record of message i.
+func (o *output) record(b service.MessageBatch, ex batchExecutors, i int, r *kgo.Record) error {
 	msg := b[i]
 	topic, err := ex.topic.TryString(i)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", fTopic, err)
+		return fmt.Errorf("%s: %w", fTopic, err)
 	}
 	if topic == "" {
-		return nil, fmt.Errorf("%s: interpolated to an empty string", fTopic)
+		return fmt.Errorf("%s: interpolated to an empty string", fTopic)
 	}
 	value, err := msg.AsBytes()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	r := &kgo.Record{Topic: topic, Value: value}
+	r.Topic, r.Value = topic, value
 	if len(value) == 0 {
 		if o.tombstone {
 			r.Value = nil
@@ -406,7 +422,7 @@ func (o *output) record(b service.MessageBatch, ex batchExecutors, i int) (*kgo.
 	if o.key != nil {
 		k, err := ex.key.TryBytes(i)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", fKey, err)
+			return fmt.Errorf("%s: %w", fKey, err)
 		}
 		if len(k) > 0 {
 			// An empty key (an append table's missing paimon_key) means
@@ -418,22 +434,22 @@ func (o *output) record(b service.MessageBatch, ex batchExecutors, i int) (*kgo.
 	if o.partition != nil {
 		s, err := ex.partition.TryString(i)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", fPartition, err)
+			return fmt.Errorf("%s: %w", fPartition, err)
 		}
 		p, err := strconv.ParseInt(s, 10, 32)
 		if err != nil || p < 0 {
-			return nil, fmt.Errorf("%s: %q is not a partition number", fPartition, s)
+			return fmt.Errorf("%s: %q is not a partition number", fPartition, s)
 		}
 		r.Partition = int32(p)
 	}
 	if o.timestamp != nil {
 		s, err := ex.timestamp.TryString(i)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", fTimestampMs, err)
+			return fmt.Errorf("%s: %w", fTimestampMs, err)
 		}
 		ms, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %q is not an integer of milliseconds", fTimestampMs, s)
+			return fmt.Errorf("%s: %q is not an integer of milliseconds", fTimestampMs, s)
 		}
 		r.Timestamp = time.UnixMilli(ms)
 	}
@@ -443,7 +459,7 @@ func (o *output) record(b service.MessageBatch, ex batchExecutors, i int) (*kgo.
 			return nil
 		})
 	}
-	return r, nil
+	return nil
 }
 
 // Close flushes nothing: every WriteBatch already waited for its records.
