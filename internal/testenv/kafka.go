@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -160,6 +161,42 @@ func (k *Kafka) Stop() {
 		<-k.done
 	}
 	k.cmd = nil
+}
+
+// CPU returns the user+system CPU time the running broker JVM has used so
+// far (from /proc/<pid>/stat; Linux only, 0 elsewhere or when stopped).
+// Benchmarks read it before and after a run: the broker shares the cores
+// with the producer, so its cost is part of what a run measures.
+func (k *Kafka) CPU() time.Duration {
+	if k.cmd == nil || k.cmd.Process == nil {
+		return 0
+	}
+	return procCPU(k.cmd.Process.Pid)
+}
+
+// procCPU is utime+stime of process pid, in clock ticks of 1/100 s (the
+// USER_HZ of every Linux configuration Go supports).
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name, which is in parentheses and may hold spaces.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	// f[0] is field 3 (state); utime and stime are fields 14 and 15.
+	u, err1 := strconv.ParseInt(f[11], 10, 64)
+	s, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(u+s) * 10 * time.Millisecond
 }
 
 // Log returns the end of the broker's log, for failure messages.
