@@ -65,7 +65,7 @@ func (f *blobFile) readAt(p []byte, off int64) error {
 	ra := f.b.opts.readAhead()
 	tc := min(f.b.opts.tailCache(), f.size)
 	if n >= ra && (tc == 0 || off < f.size-tc) {
-		return f.fetch(p, off)
+		return f.fetchParts(p, off)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -79,7 +79,7 @@ func (f *blobFile) readAt(p []byte, off int64) error {
 	}
 	if tc > 0 && off >= f.size-tc {
 		tail := make([]byte, tc)
-		if err := f.fetch(tail, f.size-tc); err != nil {
+		if err := f.fetch(context.Background(), tail, f.size-tc); err != nil {
 			return err
 		}
 		f.tail = tail
@@ -87,7 +87,7 @@ func (f *blobFile) readAt(p []byte, off int64) error {
 		return nil
 	}
 	if n >= ra {
-		return f.fetch(p, off)
+		return f.fetchParts(p, off)
 	}
 	bend := min(f.size, off+ra)
 	if tc > 0 && end <= f.size-tc {
@@ -95,7 +95,7 @@ func (f *blobFile) readAt(p []byte, off int64) error {
 		bend = max(end, min(bend, f.size-tc))
 	}
 	block := make([]byte, bend-off)
-	if err := f.fetch(block, off); err != nil {
+	if err := f.fetch(context.Background(), block, off); err != nil {
 		return err
 	}
 	f.block, f.boff = block, off
@@ -103,12 +103,62 @@ func (f *blobFile) readAt(p []byte, off int64) error {
 	return nil
 }
 
+// fetchParts reads a large range as parallel ranged GETs of ReadPartSize
+// bytes, at most ReadParallelism at a time: one stream from S3 or GCS
+// delivers tens of MB/s, so a multi-MB column chunk read as one GET is bound
+// by one connection's throughput, not by the network. Each part lands
+// directly in its slice of p, so the read costs no memory beyond the
+// caller's buffer whatever the part count, and each part is retried on its
+// own by the Retrier (a cut body asks again only for that part's missing
+// bytes). The first failing part cancels the others; its error, naming the
+// file and the part's range, is the read's.
+func (f *blobFile) fetchParts(p []byte, off int64) error {
+	part, par := f.b.opts.readPartSize(), f.b.opts.readParallelism()
+	n := int64(len(p))
+	if part <= 0 || par <= 1 || n < 2*part {
+		return f.fetch(context.Background(), p, off)
+	}
+	parts := int((n + part - 1) / part)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var (
+		wg    sync.WaitGroup
+		once  sync.Once
+		first error
+		next  = make(chan int)
+	)
+	for w := 0; w < min(par, parts); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				lo := int64(i) * part
+				hi := min(n, lo+part)
+				if err := f.fetch(ctx, p[lo:hi], off+lo); err != nil {
+					once.Do(func() { first = err; cancel() })
+				}
+			}
+		}()
+	}
+feed:
+	for i := 0; i < parts; i++ {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	return first
+}
+
 // fetch reads exactly len(p) bytes at off with ranged GETs; a retry after a
 // cut body asks only for the bytes still missing.
-func (f *blobFile) fetch(p []byte, off int64) error {
+func (f *blobFile) fetch(ctx context.Context, p []byte, off int64) error {
 	want := int64(len(p))
 	var got int64
-	err := f.b.retry.do(context.Background(), "get", func(ctx context.Context, _ int) error {
+	err := f.b.retry.do(ctx, "get", func(ctx context.Context, _ int) error {
 		start := off + got
 		length := want - got
 		r, err := f.b.bucket.NewRangeReader(ctx, f.key, start, length, nil)

@@ -71,6 +71,13 @@ type Options struct {
 	// GET when a read touches them, so a Parquet footer (length + magic,
 	// then metadata) costs one request. 0 means 64 KiB; negative disables.
 	TailCache int
+	// ReadPartSize and ReadParallelism split a large ranged read (a Parquet
+	// column chunk of several MB) into parallel GETs of ReadPartSize bytes,
+	// at most ReadParallelism of them in flight per read; reads shorter
+	// than two parts are one GET. The parts fill the caller's buffer, so
+	// memory does not grow with them. 0 means 8 MiB and 4; a negative
+	// ReadPartSize or a ReadParallelism of 1 reads every range as one GET.
+	ReadPartSize, ReadParallelism int
 
 	// Metrics, when set, is called once per storage request attempt with the
 	// operation ("head", "get", "list", "put", "delete"), its error and
@@ -86,6 +93,8 @@ const (
 	defaultRequestTimeout = 60 * time.Second
 	defaultReadAhead      = 256 << 10
 	defaultTailCache      = 64 << 10
+	defaultReadPartSize   = 8 << 20
+	defaultReadParallel   = 4
 )
 
 func (o Options) maxRetries() int {
@@ -130,6 +139,23 @@ func (o Options) readAhead() int64 {
 		return defaultReadAhead
 	}
 	return int64(o.ReadAhead)
+}
+
+func (o Options) readPartSize() int64 {
+	switch {
+	case o.ReadPartSize < 0:
+		return 0
+	case o.ReadPartSize == 0:
+		return defaultReadPartSize
+	}
+	return int64(o.ReadPartSize)
+}
+
+func (o Options) readParallelism() int {
+	if o.ReadParallelism <= 0 {
+		return defaultReadParallel
+	}
+	return o.ReadParallelism
 }
 
 func (o Options) tailCache() int64 {
