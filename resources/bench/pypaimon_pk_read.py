@@ -3,7 +3,7 @@
     python pypaimon_pk_read.py [--dir DIR] [--repeat N] [--json OUT]
 
 DIR defaults to $PAIMON_BENCH_DIR (tables from make_pk_table.py). Measurements, each the median
-of N runs (default 3):
+of N runs (default 3), wall and process CPU (time.process_time: all threads):
 
   read_pk_all   plan + to_arrow() of bench.pk (1,000,000 keys, 8 sorted runs on 4 levels per
                 bucket), all 5 columns: pypaimon's merge-on-read of the same files the Go
@@ -74,16 +74,20 @@ def main():
     print("peak RSS after one read of bench.pk_half: %.1f MiB" % out["maxrss_after_pk_half_mib"], flush=True)
     for key, proj in (("read_pk_all", None), ("read_pk_ver", ["id", "ver"])):
         fn, meta = read("bench.pk", proj)
-        secs = []
+        secs, cpus = [], []
         for _ in range(a.repeat):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             fn()
             secs.append(time.perf_counter() - t0)
+            cpus.append(time.process_time() - c0)
         med = statistics.median(secs)
+        cpu = statistics.median(cpus)
+        # process_time: user + system CPU of every thread of the process (pyarrow's too).
         out[key] = {"median_s": med, "runs_s": secs, "metric": meta["rows"] / med, "unit": "rows/s",
-                    "file_rows_per_s": meta["rows_in_files"] / med}
-        print("%-12s %8.3f s  %10.0f rows/s  (runs: %s)" % (key, med, meta["rows"] / med,
-                                                          ", ".join("%.3f" % s for s in secs)), flush=True)
+                    "file_rows_per_s": meta["rows_in_files"] / med,
+                    "median_cpu_s": cpu, "runs_cpu_s": cpus, "cpu_us_per_row": cpu * 1e6 / meta["rows"]}
+        print("%-12s %8.3f s  %10.0f rows/s  %6.2f CPU-us/row  (runs: %s)" % (
+            key, med, meta["rows"] / med, cpu * 1e6 / meta["rows"], ", ".join("%.3f" % s for s in secs)), flush=True)
     out["maxrss_after_pk_mib"] = maxrss_mib()
     print("peak RSS after the bench.pk reads: %.1f MiB" % out["maxrss_after_pk_mib"], flush=True)
     if a.json:

@@ -118,6 +118,7 @@ func benchReadWide(b *testing.B, table string) {
 	ctx := context.Background()
 	run := func(b *testing.B, proj []string) {
 		b.ReportAllocs()
+		cpu0 := cpuTime()
 		for b.Loop() {
 			rb := t.NewReadBuilder()
 			if proj != nil {
@@ -129,6 +130,7 @@ func benchReadWide(b *testing.B, table string) {
 			}
 		}
 		reportRows(b, wideRows)
+		reportCPU(b, cpu0, wideRows)
 	}
 	b.Run("all", func(b *testing.B) { run(b, nil) })
 	b.Run("proj2", func(b *testing.B) { run(b, proj2[:]) })
@@ -143,6 +145,7 @@ func BenchmarkRawPqarrow(b *testing.B) {
 	ctx := context.Background()
 	run := func(b *testing.B, proj []string) {
 		b.ReportAllocs()
+		cpu0 := cpuTime()
 		for b.Loop() {
 			var rows int64
 			for _, path := range files {
@@ -153,6 +156,7 @@ func BenchmarkRawPqarrow(b *testing.B) {
 			}
 		}
 		reportRows(b, wideRows)
+		reportCPU(b, cpu0, wideRows)
 	}
 	b.Run("all", func(b *testing.B) { run(b, nil) })
 	b.Run("proj2", func(b *testing.B) { run(b, proj2[:]) })

@@ -177,6 +177,7 @@ func BenchmarkPKMergedRead(b *testing.B) {
 	ctx := context.Background()
 	run := func(b *testing.B, proj []string) {
 		b.ReportAllocs()
+		cpu0 := cpuTime()
 		for b.Loop() {
 			rb := t.NewReadBuilder()
 			if proj != nil {
@@ -187,6 +188,7 @@ func BenchmarkPKMergedRead(b *testing.B) {
 		sec := b.Elapsed().Seconds()
 		b.ReportMetric(float64(m.Rows)*float64(b.N)/sec, "rows/s")
 		b.ReportMetric(float64(m.RowsInFiles)*float64(b.N)/sec, "file-rows/s")
+		reportCPU(b, cpu0, m.Rows)
 	}
 	b.Run("all", func(b *testing.B) { run(b, nil) })
 	b.Run("ver", func(b *testing.B) { run(b, []string{"id", "ver"}) })

@@ -576,7 +576,10 @@ func (m mergeHeap) Less(i, j int) bool {
 func (r *Reader) maxPinned() int { return 2*len(r.heap) + 8 }
 
 func (r *Reader) nextMerged() (arrow.RecordBatch, error) {
-	mh := mergeHeap{runs: &r.heap, r: r}
+	// A pointer: heap.Fix takes a heap.Interface, and a struct value
+	// converted to one is copied to the heap on every call (one allocation
+	// per merged key, 95 % of the merge's allocations).
+	mh := &mergeHeap{runs: &r.heap, r: r}
 	if !r.started {
 		r.started = true
 		for _, ru := range r.buildRuns() {
@@ -616,7 +619,7 @@ func (r *Reader) nextMerged() (arrow.RecordBatch, error) {
 // in lookup mode (MergeOptions.LookupLevels) only the level-0 records and
 // the record of the lowest level above 0 reach the merge function
 // (LookupMergeFunction.getResult), in merge order.
-func (r *Reader) mergeOneKey(mh mergeHeap) error {
+func (r *Reader) mergeOneKey(mh *mergeHeap) error {
 	first := r.heap[0].ref()
 	r.group = r.group[:0]
 	for len(r.heap) > 0 {
