@@ -9,7 +9,9 @@
 # $PAIMON_PYTHON, else resources/.venv, else /work/venv. Set GO_TEST to override `go test`
 # and GO_BUILD to override `go build` (e.g. GO_TEST="/tmp/vet.sh test" GO_BUILD="/tmp/vet.sh build"
 # when the working tree needs a build overlay). Raw outputs
-# are kept in $PAIMON_BENCH_DIR/results/. LATENCY=0 skips the ~2 minute latency test.
+# are kept in $PAIMON_BENCH_DIR/results/. LATENCY=0 skips the ~2 minute latency test. At the
+# end it runs side_by_side.sh COUNT, issue 16's summary rows (every reader of bench.wide with
+# CPU-µs/row and its command); SIDE=0 skips it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -97,3 +99,8 @@ for name, go, raw, pyv in rows:
         vs = "-"
     print("| %s | %s | %s | %s | %s | %s |" % (name, fmt(go), fmt(raw), fmt(pyv), ratio, vs))
 PY
+
+if [ "${SIDE:-1}" != 0 ]; then
+  echo "== issue 16 side by side (side_by_side.sh $count)"
+  "$here/side_by_side.sh" "$count"
+fi

@@ -50,7 +50,8 @@ echo "== pypaimon (repeat $count; load: $(cut -d' ' -f1-3 /proc/loadavg))"
 "$py" "$here/pypaimon_pk_read.py" --repeat "$count" --json "$out/pk-pypaimon.json" | tee "$out/pk-pypaimon.txt"
 
 echo "== java: BenchRead, Java Paimon 1.3.1 TableRead (1 cold + $count warm; load: $(cut -d' ' -f1-3 /proc/loadavg))"
-(cd "$repo/resources/java" && mvn -q -B -o compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt)
+(cd "$repo/resources/java" && mvn -q -B -o compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt) > "$out/pk-java-build.txt" 2>&1 \
+  || { cat "$out/pk-java-build.txt" >&2; exit 1; }
 jcp="$repo/resources/java/target/classes:$(cat "$repo/resources/java/target/cp.txt")"
 java -cp "$jcp" org.connectpaimon.gen.BenchRead --warehouse "$PAIMON_BENCH_DIR/warehouse" --table bench.pk \
   --repeat $((count + 1)) | tee "$out/pk-java-all.jsonl"
