@@ -11,6 +11,8 @@
 #
 #   Go library Arrow read     go test ./tests/bench -bench '^BenchmarkReadWide$/^all$'
 #   binary paimon -> drop     connect-paimon run drop.yaml, CPU = the process's user + sys
+#   ... from versitygw        go test ./tests/bench -run TestObjectStoreDrop (VERSITYGW_BIN):
+#                             the same binary from disk and from s3://, interleaved
 #   raw arrow-go pqarrow      go test ./tests/bench -bench '^BenchmarkRawPqarrow$/^all$'
 #   pypaimon to_arrow         pypaimon_side.py --mode to_arrow (resources/.venv)
 #   pypaimon native           pypaimon_side.py --mode native: read.native.enabled=true, in the
@@ -68,6 +70,9 @@ EOF
 for i in $(seq "$runs"); do
   /usr/bin/time -f "wall_s=%e user_s=%U sys_s=%S maxrss_kb=%M" "$bin" run "$out/side-drop.yaml" 2>&1 | tail -1 | tee -a "$out/side-drop.txt"
 done
+
+echo "== binary from versitygw: TestObjectStoreDrop, disk and s3:// interleaved ($runs rounds; load $(load))"
+PAIMON_BENCH_ROUNDS=$runs $gotest ./tests/bench/ -run '^TestObjectStoreDrop$' -v -count 1 -timeout 30m 2>&1 | tee "$out/side-s3.txt" || true
 
 for mode in to_arrow native rust; do
   p=$py
@@ -128,6 +133,20 @@ if drops:
         "connect-paimon run results/side-drop.yaml, under /usr/bin/time", "%.0f rows/s, peak RSS %.0f MiB, process start included" % (ROWS / wall, rss))
 else:
     row("binary `connect-paimon run`, paimon → drop", None, None, "connect-paimon run results/side-drop.yaml", "not available: no run finished")
+
+s3 = {}
+for line in open(out + "/side-s3.txt"):
+    m = re.search(r"\| (disk|versitygw) \| (\d+) \| ([\d.]+) \| (\S+) \| ([\d.]+) \| ([\d.]+) \|", line)
+    if m:
+        s3[m.group(1)] = m.groups()
+cmd = "PAIMON_BENCH_ROUNDS=%d go test ./tests/bench/ -run '^TestObjectStoreDrop$' -v" % runs
+if "versitygw" in s3 and "disk" in s3:
+    _, rate, cpu, wall, wr, cr = s3["versitygw"]
+    row("binary, paimon → drop, warehouse on versitygw (s3://, loopback)", float(cpu), float(wall.rstrip("s")), cmd,
+        "%s rows/s; ÷ disk in the same test: wall %s, CPU %s (disk: %s CPU-µs/row); versitygw's own CPU not counted" % (rate, wr, cr, s3["disk"][2]))
+else:
+    skip = [l.strip() for l in open(out + "/side-s3.txt") if "SKIP" in l or "versitygw not found" in l]
+    row("binary, paimon → drop, warehouse on versitygw", None, None, cmd, "not available: " + (skip[0] if skip else "the test did not finish (see side-s3.txt)"))
 
 names = {"to_arrow": ("pypaimon 2.1.0 `to_arrow`", "resources/.venv/bin/python resources/bench/pypaimon_side.py --mode to_arrow"),
          "native": ("pypaimon 2.1.0 `to_arrow`, `read.native.enabled=true`", "resources/.venv-native/bin/python resources/bench/pypaimon_side.py --mode native"),
