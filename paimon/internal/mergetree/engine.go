@@ -197,8 +197,6 @@ func newFieldAgg(fn string, f types.DataField, c *schema.MergeOptions) (fieldAgg
 		g = &refAgg{fn: fn, name: name, cmp: c}
 	case "sum":
 		g = &sumAgg{name: name, t: t}
-	case "count":
-		g = &countAgg{}
 	case "listagg":
 		g = &listAgg{name: name, delim: delim}
 	case "bool_and", "bool_or":
@@ -519,60 +517,6 @@ func (g *sumAgg) emit(w *colWriter) error {
 func decimalOverflows(u *big.Int, precision int) bool {
 	lim := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(precision)), nil)
 	return new(big.Int).Abs(u).Cmp(lim) >= 0
-}
-
-// countAgg is FieldCountAgg, quirks included: a NULL accumulator or input
-// yields the accumulator, or 1 when the accumulator is NULL — for retracts
-// too.
-type countAgg struct{ acc *int64 }
-
-func (g *countAgg) reset() { g.acc = nil }
-
-func (g *countAgg) step(a arrow.Array, i int, d int64) {
-	if g.acc == nil || a.IsNull(i) {
-		if g.acc == nil {
-			one := int64(1)
-			g.acc = &one
-		}
-		return
-	}
-	v := *g.acc + d
-	g.acc = &v
-}
-
-func (g *countAgg) add(a arrow.Array, i int) error { g.step(a, i, 1); return nil }
-func (g *countAgg) clear()                         { g.acc = nil }
-
-// addReversed: count is only built for the aggregation engine, which
-// never reverses.
-func (g *countAgg) addReversed(a arrow.Array, i int) error { return g.add(a, i) }
-
-func (g *countAgg) setAcc(a arrow.Array, i int) {
-	g.acc = nil
-	if a.IsNull(i) {
-		return
-	}
-	var v int64
-	switch x := a.(type) {
-	case *array.Int32:
-		v = int64(x.Value(i))
-	case *array.Int64:
-		v = x.Value(i)
-	}
-	g.acc = &v
-}
-func (g *countAgg) retract(a arrow.Array, i int) error { g.step(a, i, -1); return nil }
-
-func (g *countAgg) emit(w *colWriter) error {
-	if g.acc == nil {
-		w.appendNull()
-		return nil
-	}
-	v := *g.acc
-	if w.t.Root == types.Int {
-		return w.appendVal(int32(v))
-	}
-	return w.appendVal(v)
 }
 
 // listAgg is Java 1.3.1's FieldListaggAgg: a NULL side yields the other
