@@ -26,6 +26,20 @@ if [[ -n "${PK_GROUP:-}" ]]; then
   exit 0
 fi
 
+# MERGE_GROUP=<name> MERGE_TABLES=javapk.a,... likewise for JavaPkMergeGen tables:
+# fixtures/pk-merge and fixtures/pk-merge/cases-pk-<name>.json.
+if [[ -n "${MERGE_GROUP:-}" ]]; then
+  [[ -n "${MERGE_TABLES:-}" ]] || { echo "MERGE_GROUP needs MERGE_TABLES" >&2; exit 2; }
+  for t in ${MERGE_TABLES//,/ }; do
+    rm -rf "$out/pk-merge/warehouse/${t%%.*}.db/${t#*.}" "$out/pk-merge/expected/$t"
+  done
+  (cd "$here/java" && mvn -q -o -B compile exec:java -Dexec.mainClass=org.connectpaimon.gen.JavaPkMergeGen \
+    -Dexec.args="--warehouse $out/pk-merge/warehouse --expected $out/pk-merge/expected --cases $out/pk-merge/cases-pk-$MERGE_GROUP.json --tables $MERGE_TABLES")
+  find "$out/pk-merge" -name '.*.crc' -delete
+  du -sh "$out/pk-merge"
+  exit 0
+fi
+
 # JAVA_GROUP=<name> JAVA_TABLES=javagen.a,... likewise for JavaGen tables: fixtures/warehouse,
 # fixtures/expected and fixtures/cases-java-<name>.json (tests/interop loads cases*.json).
 if [[ -n "${JAVA_GROUP:-}" ]]; then

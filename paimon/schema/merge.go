@@ -43,7 +43,7 @@ func knownAgg(fn string) bool {
 	switch fn {
 	case "sum", "min", "max", "last_value", "last_non_null_value", "first_value",
 		"first_non_null_value", "listagg", "bool_and", "bool_or", "product", "collect", "merge_map",
-		"nested_update", "rbm32":
+		"nested_update", "rbm32", "rbm64":
 		return true
 	}
 	return false
@@ -56,8 +56,6 @@ func refusedAgg(fn string) string {
 		// Java 1.3.1's FieldAggregatorFactory list has no count: Java fails
 		// such a table ("Use unsupported aggregation"), so must we.
 		return "Java Paimon 1.3.1 has no such aggregate function (its read fails: \"Use unsupported aggregation: count\")"
-	case "rbm64":
-		return "Java serializes Roaring64Bitmap in its own ART layout, not the portable format"
 	case "hll_sketch", "theta_sketch":
 		return "the value is a DataSketches sketch whose union is not reimplemented here"
 	}
@@ -101,7 +99,7 @@ func aggTypeOK(fn string, t types.DataType) bool {
 		return t.Root == types.Map
 	case "nested_update":
 		return t.Root == types.Array && t.Element.Root == types.Row
-	case "rbm32":
+	case "rbm32", "rbm64":
 		return t.Root == types.VarBinary
 	}
 	return false

@@ -793,24 +793,27 @@ func goValue(a arrow.Array, i int) (any, error) {
 	return nil, fmt.Errorf("Arrow type %s: %w", a.DataType(), types.ErrUnsupported)
 }
 
-// rbm32Agg is FieldRoaringBitmap32Agg: the OR of two serialized 32-bit
-// RoaringBitmaps, run-optimized and serialized again as Java does.
-type rbm32Agg struct {
-	name string
-	acc  []byte // nil: NULL
+// rbmAgg is FieldRoaringBitmap32Agg (rbm32) and FieldRoaringBitmap64Agg
+// (rbm64): a NULL side yields the other one unchanged, otherwise the OR of
+// the two serialized bitmaps, run-optimized and serialized again as Java
+// does.
+type rbmAgg struct {
+	fn, name string
+	merge    func(acc, in []byte) ([]byte, error)
+	acc      []byte // nil: NULL
 }
 
-func (g *rbm32Agg) reset() { g.acc = nil }
-func (g *rbm32Agg) clear() { g.acc = nil }
+func (g *rbmAgg) reset() { g.acc = nil }
+func (g *rbmAgg) clear() { g.acc = nil }
 
-func (g *rbm32Agg) setAcc(a arrow.Array, i int) {
+func (g *rbmAgg) setAcc(a arrow.Array, i int) {
 	g.acc = nil
 	if !a.IsNull(i) {
 		g.acc = bytes.Clone(a.(*array.Binary).Value(i))
 	}
 }
 
-func (g *rbm32Agg) add(a arrow.Array, i int) error {
+func (g *rbmAgg) add(a arrow.Array, i int) error {
 	if a.IsNull(i) {
 		return nil
 	}
@@ -819,35 +822,58 @@ func (g *rbm32Agg) add(a arrow.Array, i int) error {
 		g.acc = bytes.Clone(in)
 		return nil
 	}
-	x, err := readBitmap32(g.acc)
+	out, err := g.merge(g.acc, in)
 	if err != nil {
-		return fmt.Errorf("rbm32 on column %q: accumulated bitmap: %w", g.name, err)
-	}
-	y, err := readBitmap32(in)
-	if err != nil {
-		return fmt.Errorf("rbm32 on column %q: input bitmap: %w", g.name, err)
-	}
-	x.Or(y)
-	x.RunOptimize()
-	out, err := x.ToBytes()
-	if err != nil {
-		return fmt.Errorf("rbm32 on column %q: %w", g.name, err)
+		return fmt.Errorf("%s on column %q: %w", g.fn, g.name, err)
 	}
 	g.acc = out
 	return nil
 }
 
-// addReversed: OR commutes.
-func (g *rbm32Agg) addReversed(a arrow.Array, i int) error { return g.add(a, i) }
+// addReversed is FieldAggregator's default, agg(input, acc): the input is
+// the bitmap the other is ORed into, which decides rbm64's bytes (tree shape,
+// container slots).
+func (g *rbmAgg) addReversed(a arrow.Array, i int) error {
+	if a.IsNull(i) {
+		return nil
+	}
+	in := a.(*array.Binary).Value(i)
+	if g.acc == nil {
+		g.acc = bytes.Clone(in)
+		return nil
+	}
+	out, err := g.merge(in, g.acc)
+	if err != nil {
+		return fmt.Errorf("%s on column %q: %w", g.fn, g.name, err)
+	}
+	g.acc = out
+	return nil
+}
 
-func (g *rbm32Agg) retract(arrow.Array, int) error { return errNoRetract("rbm32", g.name) }
+func (g *rbmAgg) retract(arrow.Array, int) error { return errNoRetract(g.fn, g.name) }
 
-func (g *rbm32Agg) emit(w *colWriter) error {
+func (g *rbmAgg) emit(w *colWriter) error {
 	if g.acc == nil {
 		w.appendNull()
 		return nil
 	}
 	return w.appendVal(g.acc)
+}
+
+// mergeRbm32 ORs two portable 32-bit RoaringBitmaps as RoaringBitmap32 does:
+// or, runOptimize, serialize.
+func mergeRbm32(acc, in []byte) ([]byte, error) {
+	x, err := readBitmap32(acc)
+	if err != nil {
+		return nil, fmt.Errorf("accumulated bitmap: %w", err)
+	}
+	y, err := readBitmap32(in)
+	if err != nil {
+		return nil, fmt.Errorf("input bitmap: %w", err)
+	}
+	x.Or(y)
+	x.RunOptimize()
+	return x.ToBytes()
 }
 
 // readBitmap32 parses a portable 32-bit RoaringBitmap that must fill b.

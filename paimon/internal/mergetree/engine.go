@@ -218,7 +218,9 @@ func newFieldAgg(fn string, f types.DataField, c *schema.MergeOptions) (fieldAgg
 		}
 		return wrapRetract(g, c.IgnoreRetract[name]), nil
 	case "rbm32":
-		g = &rbm32Agg{name: name}
+		g = &rbmAgg{fn: fn, name: name, merge: mergeRbm32}
+	case "rbm64":
+		g = &rbmAgg{fn: fn, name: name, merge: mergeRbm64}
 	default:
 		return nil, fmt.Errorf("aggregate function %q on column %q: %w", fn, name, types.ErrUnsupported)
 	}

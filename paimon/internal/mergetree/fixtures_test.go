@@ -372,6 +372,7 @@ func TestRefusals(t *testing.T) {
 		{map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "theta_sketch"}, "theta_sketch"},
 		{map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "no_such_fn"}, `"no_such_fn" (column "v")`},
 		{map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "rbm32"}, `"rbm32" on column "v"`},
+		{map[string]string{"merge-engine": "aggregation", "fields.v.aggregate-function": "rbm64"}, `"rbm64" on column "v"`},
 		{map[string]string{"merge-engine": "aggregation", "fields.name.aggregate-function": "sum"}, `"name"`},
 		{map[string]string{"merge-engine": "aggregation", "fields.default-aggregate-function": "collect"}, "collect"},
 		{map[string]string{"merge-engine": "first-row", "sequence.field": "v"}, "sequence.field"},

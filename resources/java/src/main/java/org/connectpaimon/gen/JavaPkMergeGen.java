@@ -33,6 +33,10 @@ public final class JavaPkMergeGen {
         TABLES.put("pk_aggf_lookup", g -> PkAggFuncTables.functions(g, "pk_aggf_lookup", Map.of("changelog-producer", "lookup")));
         TABLES.put("pk_aggf_retract", g -> PkAggFuncTables.retract(g, "pk_aggf_retract", Map.of()));
         TABLES.put("pk_aggf_nested_key", g -> PkAggFuncTables.nestedKey(g, "pk_aggf_nested_key", Map.of()));
+        TABLES.put("pk_rbm64", g -> PkRbm64Tables.functions(g, "pk_rbm64", Map.of()));
+        TABLES.put("pk_rbm64_lookup", g -> PkRbm64Tables.functions(g, "pk_rbm64_lookup", Map.of("changelog-producer", "lookup")));
+        TABLES.put("pk_rbm64_retract", g -> PkRbm64Tables.retract(g, "pk_rbm64_retract", Map.of()));
+        TABLES.put("pk_rbm64_pu", g -> PkRbm64Tables.partialUpdate(g, "pk_rbm64_pu", Map.of()));
         TABLES.put("pk_aggf_retract_lookup", g -> PkAggFuncTables.retract(g, "pk_aggf_retract_lookup", Map.of("changelog-producer", "lookup")));
     }
 
