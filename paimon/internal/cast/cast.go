@@ -210,7 +210,7 @@ func castScalar(arr arrow.Array, from, to types.DataType, target arrow.DataType,
 	case from.IsString():
 		return fromStringCast(arr, to, target, mem)
 	case from.IsTimestamp() && to.IsTimestamp():
-		return mapTimestamp(arr, from, to, target, mem), nil
+		return mapTimestamp(arr, from, to, target, mem)
 	case from.IsTimestamp() && to.Root == types.Date:
 		b := array.NewDate32Builder(mem)
 		defer b.Release()
@@ -304,8 +304,11 @@ func toMillis(v int64, u arrow.TimeUnit) int64 {
 // mapTimestamp changes precision and zone as Java's
 // TimestampToTimestampCastRule does: TIMESTAMP ↔ TIMESTAMP_LTZ keeps the
 // value (the zone is UTC), widening is exact, and narrowing is
-// DateTimeUtils.truncate (javaTruncate).
-func mapTimestamp(arr arrow.Array, from, to types.DataType, target arrow.DataType, mem memory.Allocator) arrow.Array {
+// DateTimeUtils.truncate (javaTruncate). javaTruncate can keep nanoseconds
+// below the Arrow unit of the target (123 ns cast to TIMESTAMP(3) stays
+// 123 ns in Java); a floor would be a silently different value, so such a
+// value is refused.
+func mapTimestamp(arr arrow.Array, from, to types.DataType, target arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
 	ts := arr.(*array.Timestamp)
 	fu := ts.DataType().(*arrow.TimestampType).Unit
 	tt := target.(*arrow.TimestampType)
@@ -322,9 +325,47 @@ func mapTimestamp(arr arrow.Array, from, to types.DataType, target arrow.DataTyp
 		if narrow {
 			ms, nano = javaTruncate(ms, nano, to.Precision)
 		}
+		if err := SubUnitNanos(ms, nano, to, tt.Unit); err != nil {
+			return nil, fmt.Errorf("cast %s to %s: %w", from, to, err)
+		}
 		b.UnsafeAppend(arrow.Timestamp(joinMillis(ms, nano, tt.Unit)))
 	}
-	return b.NewArray()
+	return b.NewArray(), nil
+}
+
+// SubUnitNanos refuses a timestamp (epoch milliseconds and nanoseconds of
+// that millisecond) whose digits go below u, the Arrow unit a column of type
+// t is read into (arrowconv.TimeUnitFor). Java's Timestamp keeps such digits
+// whatever the declared precision (ORC files store nanoseconds, casts keep
+// a short nano-of-second), and Java's reads return them.
+func SubUnitNanos(ms, nano int64, t types.DataType, u arrow.TimeUnit) error {
+	var lost int64
+	switch u {
+	case arrow.Second:
+		lost = (ms-floorDiv(ms, 1000)*1000)*1_000_000 + nano
+	case arrow.Millisecond:
+		lost = nano
+	case arrow.Microsecond:
+		lost = nano % 1000
+	}
+	if lost == 0 {
+		return nil
+	}
+	v := time.UnixMilli(ms).UTC().Add(time.Duration(nano))
+	return fmt.Errorf("%s value %s carries nanoseconds below the %s unit the column is read into; Java returns them, so the reader refuses rather than floor: %w",
+		t, v.Format("2006-01-02T15:04:05.000000000"), unitName(u), types.ErrUnsupported)
+}
+
+func unitName(u arrow.TimeUnit) string {
+	switch u {
+	case arrow.Second:
+		return "second"
+	case arrow.Millisecond:
+		return "millisecond"
+	case arrow.Microsecond:
+		return "microsecond"
+	}
+	return "nanosecond"
 }
 
 // splitMillis splits an epoch value into Paimon's Timestamp fields: floor

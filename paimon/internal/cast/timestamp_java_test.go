@@ -2,6 +2,8 @@ package cast
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -9,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // Timestamp casts give the values Java Paimon 1.3.1's cast rules give
@@ -36,7 +39,7 @@ func TestTimestampCastsLikeJava(t *testing.T) {
 		{"TIMESTAMP(9)", "TIMESTAMP(5)", -1_234_567_891, -1_234_570},
 		// Java's quirk: nothing is cut when the nano-of-second has ≤ p digits.
 		{"TIMESTAMP(9)", "TIMESTAMP(4)", 5_000, 5},
-		{"TIMESTAMP(9)", "TIMESTAMP(6)", 1_000_000_123, 1_000_000},
+		{"TIMESTAMP(9)", "TIMESTAMP(6)", 1_000_012_000, 1_000_012},
 		// Widening is exact; the zone change keeps the instant (UTC).
 		{"TIMESTAMP(3)", "TIMESTAMP(6)", -1, -1000},
 		{"TIMESTAMP(6)", "TIMESTAMP(6) WITH LOCAL TIME ZONE", -1, -1},
@@ -79,6 +82,38 @@ func TestTimestampCastsLikeJava(t *testing.T) {
 		}
 		in.Release()
 		out.Release()
+		mem.AssertSize(t, 0)
+	}
+
+	// Java keeps these nanoseconds (the nano-of-second has at most p digits)
+	// below the Arrow unit of the target: refused, never floored.
+	for _, c := range []struct {
+		from, to string
+		in       int64
+	}{
+		{"TIMESTAMP(9)", "TIMESTAMP(3)", 123},
+		{"TIMESTAMP(9)", "TIMESTAMP(4)", 5_123},
+		{"TIMESTAMP(9)", "TIMESTAMP(6)", 1_000_000_123},
+		{"TIMESTAMP(9)", "TIMESTAMP(2) WITH LOCAL TIME ZONE", -1_000_000_000 + 7},
+	} {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		ft, tt := typ(t, c.from), typ(t, c.to)
+		at, err := arrowconv.Type(ft)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := array.NewTimestampBuilder(mem, at.(*arrow.TimestampType))
+		b.Append(arrow.Timestamp(c.in))
+		in := b.NewArray()
+		b.Release()
+		out, err := Cast(context.Background(), in, ft, tt, mem)
+		if !errors.Is(err, types.ErrUnsupported) || !strings.Contains(err.Error(), "below the") {
+			t.Errorf("%s → %s of %d: want a refusal of the sub-unit nanoseconds, got %v", c.from, c.to, c.in, err)
+		}
+		if out != nil {
+			out.Release()
+		}
+		in.Release()
 		mem.AssertSize(t, 0)
 	}
 }

@@ -508,6 +508,19 @@ func rescale(v decimal128.Num, from, to, precision int32) (decimal128.Num, bool)
 	return v, true
 }
 
+// subUnit is the part of (millis, sub-millisecond nanos) below unit u.
+func subUnit(millis, sub int64, u arrow.TimeUnit) int64 {
+	switch u {
+	case arrow.Second:
+		return (millis-floorDiv(millis, 1000)*1000)*1_000_000 + sub
+	case arrow.Millisecond:
+		return sub
+	case arrow.Microsecond:
+		return sub % 1000
+	}
+	return 0
+}
+
 // timestampColumn: TIMESTAMP and TIMESTAMP_INSTANT, seconds from
 // 2015-01-01 in DATA and encoded nanoseconds in SECONDARY.
 type timestampColumn struct {
@@ -549,6 +562,14 @@ func (c *timestampColumn) read(b array.Builder, n int, parent []bool) error {
 			millis += javaZoneOffset(c.shift, c.rawOffset, millis)
 		}
 		sub := nanos % 1_000_000
+		// ORC stores nanoseconds whatever the declared precision, and Java's
+		// OrcTimestampColumnVector returns them all (a Java writer passes its
+		// Timestamp through unchanged): digits below the Arrow unit would be
+		// floored, a silently different value, so they are refused.
+		if lost := subUnit(millis, sub, c.unit); lost != 0 {
+			return fmt.Errorf("timestamp %s carries %d ns below the %s unit the column is read into; Java returns them, so the reader refuses rather than floor: %w",
+				time.UnixMilli(millis).UTC().Add(time.Duration(sub)).Format("2006-01-02T15:04:05.000000000"), lost, map[arrow.TimeUnit]string{arrow.Second: "second", arrow.Millisecond: "millisecond", arrow.Microsecond: "microsecond"}[c.unit], types.ErrUnsupported)
+		}
 		var v int64
 		switch c.unit {
 		case arrow.Millisecond:
