@@ -148,7 +148,7 @@ output:
 	var ss []sample
 	var scrapeErr error
 	const table = `table="demo.orders"`
-	d.waitUntil(t, 90*time.Second, func() bool {
+	d.waitUntil(t, 4*time.Minute, func() bool {
 		text, scrapeErr = scrape(t, "http://"+addr+"/metrics")
 		if scrapeErr != nil {
 			return false
@@ -200,7 +200,7 @@ output:
 		defer mu.Unlock()
 		return len(pushes)
 	}
-	d.waitUntil(t, 30*time.Second, func() bool { return pushCount() >= 2 }, func() string {
+	d.waitUntil(t, time.Minute, func() bool { return pushCount() >= 2 }, func() string {
 		return fmt.Sprintf("pushgateway got %d pushes with push_interval 200ms", pushCount())
 	})
 	periodic := pushCount()

@@ -165,7 +165,7 @@ output:
 
 	want := []string{"paimon.plan", "paimon.read_split", "paimon.commit"}
 	// The batch span processor exports every 5 s by default.
-	d.waitUntil(t, 60*time.Second, func() bool { return httpSink.has(want...) && grpcSink.has(want...) }, func() string {
+	d.waitUntil(t, 3*time.Minute, func() bool { return httpSink.has(want...) && grpcSink.has(want...) }, func() string {
 		return fmt.Sprintf("spans: http %v, grpc %v; want %v", httpSink.names(), grpcSink.names(), want)
 	})
 	d.stop(t)
