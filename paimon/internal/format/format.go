@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -32,10 +33,17 @@ type Options struct {
 	// Fields to read, as the FILE's schema knows them (name and type from
 	// schema-<_SCHEMA_ID>), in output order.
 	Fields []types.DataField
-	// RowGroupFilter, if set, is asked for each Parquet row group and each
-	// ORC stripe; false skips it. Stats are aligned with Fields. Avro files
+	// RowGroupFilter, if set, is asked for each Parquet row group, each
+	// ORC stripe and each row group of the ORC row index inside a kept
+	// stripe; false skips it. Stats are aligned with Fields. Avro files
 	// have no row groups and never call it.
 	RowGroupFilter func(RowGroupStats) bool
+	// NoRowIndex keeps ORC pruning at stripes (the row index is not read):
+	// for benchmarks and tests that compare.
+	NoRowIndex bool
+	// SkippedRowGroups, when set, counts the ORC row-index groups the
+	// filter skipped inside kept stripes.
+	SkippedRowGroups *atomic.Int64
 	// Deleted, if set, reports physical row positions (0-based in the file)
 	// removed by a deletion vector; such rows never appear in the output.
 	Deleted interface{ IsDeleted(pos int64) bool }
@@ -54,14 +62,18 @@ type Options struct {
 	ORCTimestampLTZNonLegacy bool
 }
 
-// RowGroupStats are the footer statistics of one Parquet row group, aligned
-// with Options.Fields. Min and Max hold the value types of paimon/types
+// RowGroupStats are the statistics of one Parquet row group, ORC stripe or
+// ORC row-index group, aligned with Options.Fields. Min and Max hold the value types of paimon/types
 // (int32, string, types.DecimalValue, ...); nil means unknown (no stats,
 // a nested column, NaN bounds or a physical encoding whose order is not
 // trustworthy such as INT96). A nil NullCounts entry means unknown.
 type RowGroupStats struct {
-	// Index is the row group's ordinal in the file.
+	// Index is the row group's (Parquet) or stripe's (ORC) ordinal in the
+	// file.
 	Index int
+	// RowGroup is, for ORC, the row-index group inside stripe Index, or -1
+	// when the statistics are the whole stripe's; 0 for Parquet.
+	RowGroup int
 	// NumRows is the number of rows in the row group.
 	NumRows    int64
 	Min, Max   []any

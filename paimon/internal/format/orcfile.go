@@ -31,7 +31,7 @@ type orcReader struct {
 	starts  []int64 // their first physical row
 	next    int
 	cur     *orc.StripeReader
-	curPos  int64 // physical position of cur's next row
+	curBase int64 // physical position of cur's first row
 	closed  bool
 	// err is the first decoding error: the builders may hold part of a
 	// batch then, so the reader only reports it again.
@@ -103,7 +103,7 @@ func guardORC(path string, err *error) {
 }
 
 func (r *orcReader) stripeStats(s int) RowGroupStats {
-	st := RowGroupStats{Index: s, NumRows: r.of.StripeRows(s)}
+	st := RowGroupStats{Index: s, RowGroup: -1, NumRows: r.of.StripeRows(s)}
 	st.Min, st.Max, st.NullCounts = r.of.StripeStats(s, r.fields)
 	return st
 }
@@ -135,15 +135,20 @@ func (r *orcReader) Next(ctx context.Context) (rec arrow.RecordBatch, err error)
 				return nil, orcErr(r.path, err)
 			}
 			r.cur = cur
-			r.curPos = r.starts[r.next]
+			r.curBase = r.starts[r.next]
 			r.next++
+			if r.opts.SkippedRowGroups != nil {
+				r.opts.SkippedRowGroups.Add(int64(cur.SkippedRowGroups()))
+			}
+			continue
 		}
-		n := int(min(int64(r.opts.BatchSize), r.cur.Rows()))
-		start := r.curPos
+		// A batch never spans a skipped row group, so its rows have
+		// consecutive positions for the deletion vector.
+		n := int(min(int64(r.opts.BatchSize), r.cur.Contiguous()))
+		start := r.curBase + r.cur.Pos()
 		if err := r.cur.Read(r.bs, n); err != nil {
 			return nil, orcErr(r.path, fmt.Errorf("stripe %d: %w", r.stripes[r.next-1], err))
 		}
-		r.curPos += int64(n)
 		var out arrow.RecordBatch
 		if len(r.fields) == 0 {
 			out = array.NewRecordBatch(r.schema, nil, int64(n))
@@ -162,7 +167,15 @@ func (r *orcReader) Next(ctx context.Context) (rec arrow.RecordBatch, err error)
 }
 
 func (r *orcReader) orcOptions() orc.Options {
-	return orc.Options{LegacyTimestampLTZ: !r.opts.ORCTimestampLTZNonLegacy}
+	o := orc.Options{LegacyTimestampLTZ: !r.opts.ORCTimestampLTZNonLegacy}
+	if f := r.opts.RowGroupFilter; f != nil && !r.opts.NoRowIndex {
+		// Row groups are decided by the same filter and mapping as stripes
+		// and Parquet row groups: only the statistics' source differs.
+		o.KeepRowGroup = func(g orc.RowGroup) bool {
+			return f(RowGroupStats{Index: g.Stripe, RowGroup: g.Group, NumRows: g.Rows, Min: g.Min, Max: g.Max, NullCounts: g.Nulls})
+		}
+	}
+	return o
 }
 
 func (r *orcReader) Close() error {

@@ -22,11 +22,15 @@ type column interface {
 	// consume nothing from this column's streams (ORC stores children
 	// only for present parents).
 	read(b array.Builder, n int, parent []bool) error
+	// seek moves every stream of the column and its children to the start
+	// of a row group (see seek.go).
+	seek(s *seeker) error
 }
 
 // presence is the PRESENT stream of a column (nil when the writer wrote
 // none: every row present).
 type presence struct {
+	col     uint64 // the ORC column id, for its row index
 	present *boolRLE
 	valid   []bool
 }

@@ -194,23 +194,70 @@ type Options struct {
 	// default): TIMESTAMP WITH LOCAL TIME ZONE values were written shifted
 	// by the writer's zone, and Java reads them back shifted.
 	LegacyTimestampLTZ bool
+	// KeepRowGroup, when set, is asked for each row group of a stripe that
+	// has more than one (orc.row.index.stride rows each, by the row index):
+	// false skips the group, whose rows are then neither decoded nor
+	// returned. A stripe whose needed columns lack a row index is read
+	// whole without asking.
+	KeepRowGroup func(RowGroup) bool
 }
 
-// StripeReader decodes the requested columns of one stripe.
+// RowGroup is one row group of a stripe and its row-index statistics for
+// the fields of OpenStripe, in the form StripeStats returns (nil =
+// unknown).
+type RowGroup struct {
+	Stripe, Group int
+	Rows          int64
+	Min, Max      []any
+	Nulls         []*int64
+}
+
+// StripeReader decodes the requested columns of one stripe, row group by
+// row group when some were skipped.
 type StripeReader struct {
-	rows int64
-	cols []column
-	name []string
+	rows    int64 // rows of kept groups not read yet
+	cols    []column
+	name    []string
+	runs    []rowRun // kept rows, in order
+	run     int
+	pos     int64 // stripe row of the next row read
+	stride  int64
+	ix      map[uint64][]rowIndexEntry
+	skipped int
+	stripe  int
 }
 
-// Rows is the number of rows not read yet.
+// rowRun is a range of consecutive kept rows [start, end) of a stripe.
+type rowRun struct{ start, end int64 }
+
+// Rows is the number of rows not read yet (of the row groups kept).
 func (s *StripeReader) Rows() int64 { return s.rows }
 
+// Pos is the stripe row (0-based) of the next row Read returns: after a
+// skipped row group it jumps, so positions in the file stay exact.
+func (s *StripeReader) Pos() int64 { return s.pos }
+
+// Contiguous is how many rows Read can return from Pos on before the next
+// skipped row group.
+func (s *StripeReader) Contiguous() int64 {
+	if s.run >= len(s.runs) {
+		return 0
+	}
+	return s.runs[s.run].end - s.pos
+}
+
+// SkippedRowGroups is the number of row groups of the stripe that
+// KeepRowGroup rejected.
+func (s *StripeReader) SkippedRowGroups() int { return s.skipped }
+
 // Read appends n rows of each field to its builder (aligned with the
-// fields the reader was opened with).
+// fields the reader was opened with). n is at most Contiguous().
 func (s *StripeReader) Read(bs []array.Builder, n int) error {
-	if int64(n) > s.rows {
-		return fmt.Errorf("read of %d rows, %d left in the stripe", n, s.rows)
+	if n == 0 {
+		return nil
+	}
+	if int64(n) > s.Contiguous() {
+		return fmt.Errorf("read of %d rows, %d left before the next skipped row group", n, s.Contiguous())
 	}
 	for i, c := range s.cols {
 		if err := c.read(bs[i], n, nil); err != nil {
@@ -218,6 +265,26 @@ func (s *StripeReader) Read(bs []array.Builder, n int) error {
 		}
 	}
 	s.rows -= int64(n)
+	s.pos += int64(n)
+	if s.pos == s.runs[s.run].end {
+		s.run++
+		if s.run < len(s.runs) {
+			return s.seekTo(s.runs[s.run].start)
+		}
+	}
+	return nil
+}
+
+// seekTo moves every column to the start of the row group at stripe row
+// start (a group boundary).
+func (s *StripeReader) seekTo(start int64) error {
+	sk := &seeker{ix: s.ix, group: int(start / s.stride)}
+	for i, c := range s.cols {
+		if err := c.seek(sk); err != nil {
+			return fmt.Errorf("stripe %d column %q: row group %d: %w", s.stripe, s.name[i], sk.group, err)
+		}
+	}
+	s.pos = start
 	return nil
 }
 
@@ -227,7 +294,8 @@ type streamKey struct{ column, kind uint64 }
 // request: fewer round trips to object stores for a little more data.
 const maxGap = 256 << 10
 
-// OpenStripe reads stripe i's footer and the streams of fields.
+// OpenStripe reads stripe i's footer and the streams of fields (and their
+// row index when o.KeepRowGroup may skip row groups).
 func (f *File) OpenStripe(i int, fields []Field, o Options) (*StripeReader, error) {
 	si := f.ft.stripes[i]
 	fo := int64(si.offset + si.indexLength + si.dataLength)
@@ -250,12 +318,16 @@ func (f *File) OpenStripe(i int, fields []Field, o Options) (*StripeReader, erro
 	for _, fl := range fields {
 		f.markColumns(f.ids[fl.Index], need)
 	}
+	stride := f.ft.rowStride
+	// The row index is only worth reading when a group can be skipped.
+	wantIndex := o.KeepRowGroup != nil && len(fields) > 0 && stride > 0 && si.numRows > stride
 	// Streams are laid out back to back from the stripe's start.
 	type span struct {
 		key      streamKey
 		off, len int64
 	}
 	var spans []span
+	data := map[streamKey][]byte{}
 	off := int64(si.offset)
 	limit := int64(si.offset + si.indexLength + si.dataLength)
 	for _, st := range sf.streams {
@@ -263,15 +335,21 @@ func (f *File) OpenStripe(i int, fields []Field, o Options) (*StripeReader, erro
 			return nil, corruptf("stripe %d: stream of column %d (%d bytes) runs past the stripe's data", i, st.column, st.length)
 		}
 		switch st.kind {
-		case sPresent, sData, sLength, sDictionaryData, sSecondary:
-			if need[st.column] && st.length > 0 {
+		case sPresent, sData, sLength, sDictionaryData, sSecondary, sRowIndex:
+			if !need[st.column] || (st.kind == sRowIndex && !wantIndex) {
+				break
+			}
+			if st.length > 0 {
 				spans = append(spans, span{streamKey{st.column, st.kind}, off, int64(st.length)})
+			} else {
+				// Listed but empty: it exists (a PRESENT stream's row
+				// index positions depend on that), with no bytes.
+				data[streamKey{st.column, st.kind}] = []byte{}
 			}
 		}
 		off += int64(st.length)
 	}
 	// Coalesce nearby streams into few reads.
-	data := map[streamKey][]byte{}
 	for a := 0; a < len(spans); {
 		b := a + 1
 		end := spans[a].off + spans[a].len
@@ -289,7 +367,7 @@ func (f *File) OpenStripe(i int, fields []Field, o Options) (*StripeReader, erro
 		a = b
 	}
 	sb := &stripeBuilder{f: f, sf: &sf, data: data, o: o, rows: si.numRows}
-	sr := &StripeReader{rows: int64(si.numRows)}
+	sr := &StripeReader{rows: int64(si.numRows), stripe: i, stride: int64(stride)}
 	for _, fl := range fields {
 		name := f.names[fl.Index]
 		c, err := sb.build(f.ids[fl.Index], fl.Type, fl.Arrow)
@@ -299,7 +377,69 @@ func (f *File) OpenStripe(i int, fields []Field, o Options) (*StripeReader, erro
 		sr.cols = append(sr.cols, c)
 		sr.name = append(sr.name, name)
 	}
+	sr.runs = []rowRun{{0, int64(si.numRows)}}
+	if wantIndex {
+		if err := f.selectRowGroups(sr, i, fields, need, data, o.KeepRowGroup); err != nil {
+			return nil, err
+		}
+	}
 	return sr, nil
+}
+
+// selectRowGroups reads the row index of the needed columns, asks keep for
+// every row group and leaves sr positioned at the first kept one.
+func (f *File) selectRowGroups(sr *StripeReader, i int, fields []Field, need map[uint64]bool, data map[streamKey][]byte, keep func(RowGroup) bool) error {
+	rows, stride := int64(f.ft.stripes[i].numRows), sr.stride
+	groups := int((rows + stride - 1) / stride)
+	ix := map[uint64][]rowIndexEntry{}
+	for col := range need {
+		raw, ok := data[streamKey{col, sRowIndex}]
+		if !ok || len(raw) == 0 {
+			return nil // no row index (orc.create.index=false): read it all
+		}
+		dec, err := f.d.decodeAll(raw, maxMetadata)
+		if err != nil {
+			return fmt.Errorf("stripe %d: row index of column %d: %w", i, col, err)
+		}
+		e, err := parseRowIndex(dec)
+		if err != nil {
+			return fmt.Errorf("%w: stripe %d: row index of column %d: %v", errCorrupt, i, col, err)
+		}
+		if len(e) != groups {
+			return corruptf("stripe %d: row index of column %d has %d entries for %d row groups of %d rows", i, col, len(e), groups, stride)
+		}
+		ix[col] = e
+	}
+	sr.ix = ix
+	var runs []rowRun
+	kept := int64(0)
+	for g := 0; g < groups; g++ {
+		start := int64(g) * stride
+		end := min(start+stride, rows)
+		rg := RowGroup{Stripe: i, Group: g, Rows: end - start,
+			Min: make([]any, len(fields)), Max: make([]any, len(fields)), Nulls: make([]*int64, len(fields))}
+		f.fieldStats(func(id uint64) *colStats {
+			if e := ix[id]; g < len(e) && e[g].hasStats {
+				return &e[g].stats
+			}
+			return nil
+		}, uint64(end-start), fields, rg.Min, rg.Max, rg.Nulls)
+		if !keep(rg) {
+			sr.skipped++
+			continue
+		}
+		kept += end - start
+		if n := len(runs); n > 0 && runs[n-1].end == start {
+			runs[n-1].end = end
+		} else {
+			runs = append(runs, rowRun{start, end})
+		}
+	}
+	sr.runs, sr.rows = runs, kept
+	if len(runs) > 0 && runs[0].start > 0 {
+		return sr.seekTo(runs[0].start)
+	}
+	return nil
 }
 
 func (f *File) markColumns(id uint64, need map[uint64]bool) {
@@ -341,9 +481,9 @@ func (b *stripeBuilder) stream(id, kind uint64) *inStream {
 func (b *stripeBuilder) presence(id uint64) presence {
 	raw, ok := b.data[streamKey{id, sPresent}]
 	if !ok {
-		return presence{}
+		return presence{col: id}
 	}
-	return presence{present: &boolRLE{bytes: byteRLE{s: newStream(b.f.d, raw)}}}
+	return presence{col: id, present: &boolRLE{bytes: byteRLE{s: newStream(b.f.d, raw)}}}
 }
 
 func isV2(enc uint64) bool { return enc == encDirectV2 || enc == encDictionaryV2 }

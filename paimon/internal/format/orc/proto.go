@@ -65,6 +65,7 @@ const (
 	sLength         = 2
 	sDictionaryData = 3
 	sSecondary      = 5
+	sRowIndex       = 6
 )
 
 // Column encodings of ColumnEncoding.kind.
@@ -507,4 +508,43 @@ func parseColStats(b []byte) (colStats, error) {
 		return nil
 	})
 	return s, err
+}
+
+// rowIndexEntry is one row group of a column's ROW_INDEX stream: where each
+// of the column's streams stood when the group began, and the group's
+// statistics.
+type rowIndexEntry struct {
+	positions []uint64
+	stats     colStats
+	hasStats  bool
+}
+
+// parseRowIndex decodes a RowIndex message.
+func parseRowIndex(b []byte) ([]rowIndexEntry, error) {
+	var out []rowIndexEntry
+	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error {
+		if num != 1 {
+			return nil
+		}
+		if typ != protowire.BytesType {
+			return fmt.Errorf("row index entry with wire type %d", typ)
+		}
+		var e rowIndexEntry
+		if err := fields(raw, func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error {
+			var err error
+			switch num {
+			case 1:
+				e.positions, err = uints(e.positions, typ, v, raw)
+			case 2:
+				e.stats, err = parseColStats(raw)
+				e.hasStats = err == nil
+			}
+			return err
+		}); err != nil {
+			return fmt.Errorf("row index entry %d: %w", len(out), err)
+		}
+		out = append(out, e)
+		return nil
+	})
+	return out, err
 }

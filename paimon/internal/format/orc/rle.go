@@ -73,6 +73,7 @@ func (r *boolRLE) next(dst []bool) error {
 // intReader decodes an integer stream, RLE v1 or v2.
 type intReader interface {
 	next(dst []int64) error
+	seek(l *posList) error
 }
 
 func newIntReader(s *inStream, enc uint64, signed bool) intReader {

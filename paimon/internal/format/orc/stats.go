@@ -32,20 +32,31 @@ func (f *File) StripeStats(s int, fields []Field) (minV, maxV []any, nulls []*in
 		return
 	}
 	cols := f.stripeStats[s]
-	rows := f.ft.stripes[s].numRows
+	f.fieldStats(func(id uint64) *colStats {
+		if id >= uint64(len(cols)) {
+			return nil
+		}
+		return &cols[id]
+	}, f.ft.stripes[s].numRows, fields, minV, maxV, nulls)
+	return
+}
+
+// fieldStats fills the bounds of fields from the column statistics (stat
+// by column id, nil when absent) of a stripe or a row group of rows rows:
+// the one mapping of ORC statistics to may-match bounds.
+func (f *File) fieldStats(stat func(id uint64) *colStats, rows uint64, fields []Field, minV, maxV []any, nulls []*int64) {
 	for i, fl := range fields {
 		id := f.ids[fl.Index]
-		if id >= uint64(len(cols)) {
+		cs := stat(id)
+		if cs == nil {
 			continue
 		}
-		cs := &cols[id]
 		if cs.hasNumValues && cs.numValues <= rows {
 			nc := int64(rows - cs.numValues)
 			nulls[i] = &nc
 		}
 		minV[i], maxV[i] = statBounds(cs, f.ft.types[id], fl.Type)
 	}
-	return
 }
 
 func (f *File) readStripeStats() ([][]colStats, error) {

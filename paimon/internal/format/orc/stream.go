@@ -151,6 +151,7 @@ type inStream struct {
 	pos     int    // read position in buf
 	own     []byte // decompression buffer, reused
 	scratch []byte // assembles reads that span chunks
+	orig    []byte // the whole stream, for seeks
 }
 
 func newStream(d *decompressor, src []byte) *inStream {
@@ -161,6 +162,7 @@ func newStream(d *decompressor, src []byte) *inStream {
 
 func (s *inStream) reset(src []byte) {
 	s.pos = 0
+	s.orig = src
 	if s.d.kind == compNone {
 		s.buf, s.src = src, nil
 		return

@@ -12,7 +12,7 @@ Outputs (small, committed):
                                  zstd, zlib, snappy, lz4, none  (compression, file version 0.12, RLE v2)
                                  v11                            (file version 0.11: RLE v1)
                                  dict                           (every string dictionary-encoded)
-                               small stripes so there are several per file
+                               small stripes so there are several per file, row groups of 16 rows
   orc_all.expected.jsonl       canonical JSON of the rows as pyarrow reads every one of them
 """
 import datetime, decimal, json, os, random, sys
@@ -95,8 +95,9 @@ FIELDS = [
 ]
 
 VARIANTS = {
-    "zstd": dict(compression="zstd"),
-    "zlib": dict(compression="zlib"),
+    # small chunks: row groups start inside and across compression chunks
+    "zstd": dict(compression="zstd", compression_block_size=1024),
+    "zlib": dict(compression="zlib", compression_block_size=1024),
     "snappy": dict(compression="snappy"),
     "lz4": dict(compression="lz4"),
     "none": dict(compression="uncompressed"),
@@ -111,8 +112,9 @@ def main():
     expected = None
     for name, kw in VARIANTS.items():
         path = os.path.join(HERE, "orc_all_%s.orc" % name)
-        w = orc.ORCWriter(path, stripe_size=1024, batch_size=100, row_index_stride=1000,
-                          compression_block_size=16 * 1024, **kw)
+        kw.setdefault("compression_block_size", 16 * 1024)
+        # row_index_stride=16: ~8 row groups per stripe, for row-group pruning by the row index
+        w = orc.ORCWriter(path, stripe_size=1024, batch_size=100, row_index_stride=16, **kw)
         for off in range(0, N, 125):  # each write ends a batch; a tiny stripe size cuts stripes there
             # (built from the Python values: pyarrow's ORC writer ignores the
             # offset of a sliced struct array)
