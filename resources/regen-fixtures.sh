@@ -41,14 +41,15 @@ if [[ -n "${MERGE_GROUP:-}" ]]; then
 fi
 
 # JAVA_GROUP=<name> JAVA_TABLES=javagen.a,... likewise for JavaGen tables: fixtures/warehouse,
-# fixtures/expected and fixtures/cases-java-<name>.json (tests/interop loads cases*.json).
+# fixtures/expected and fixtures/cases-java-<name>.json (tests/interop loads cases*.json); tables
+# JavaGen lists for the pruning property test go to fixtures/props-java-<name>.json.
 if [[ -n "${JAVA_GROUP:-}" ]]; then
   [[ -n "${JAVA_TABLES:-}" ]] || { echo "JAVA_GROUP needs JAVA_TABLES" >&2; exit 2; }
   for t in ${JAVA_TABLES//,/ }; do
     rm -rf "$out/warehouse/${t%%.*}.db/${t#*.}" "$out/expected/$t"
   done
   (cd "$here/java" && mvn -q -o -B compile exec:java \
-    -Dexec.args="--warehouse $out/warehouse --expected $out/expected --cases $out/cases-java-$JAVA_GROUP.json --tables $JAVA_TABLES")
+    -Dexec.args="--warehouse $out/warehouse --expected $out/expected --cases $out/cases-java-$JAVA_GROUP.json --props $out/props-java-$JAVA_GROUP.json --tables $JAVA_TABLES")
   find "$out/warehouse" -name '.*.crc' -delete
   du -sh "$out/warehouse"
   exit 0
@@ -61,7 +62,7 @@ mkdir -p "$out"
 
 if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaGen.java" ]]; then
   (cd "$here/java" && mvn -q -o -B compile exec:java \
-    -Dexec.args="--warehouse $out/warehouse --expected $out/expected --cases $out/cases-java.json ${JAVA_TABLES:+--tables $JAVA_TABLES}")
+    -Dexec.args="--warehouse $out/warehouse --expected $out/expected --cases $out/cases-java.json --props $out/props-javagen.json ${JAVA_TABLES:+--tables $JAVA_TABLES}")
 fi
 
 # Primary-key tables written by Java Paimon with its batch and streaming reads (tests/interop/pk_test.go).

@@ -50,7 +50,7 @@ func TestLive(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(res, "java", "src", "main", "java", "org", "connectpaimon", "gen", "JavaGen.java")); err == nil {
 		run(filepath.Join(res, "java"), "mvn", "-q", "-B", "-o", "compile", "exec:java",
 			"-Dexec.args=--warehouse "+filepath.Join(out, "warehouse")+" --expected "+filepath.Join(out, "expected")+
-				" --cases "+filepath.Join(out, "cases-java.json"))
+				" --cases "+filepath.Join(out, "cases-java.json")+" --props "+filepath.Join(out, "props-javagen.json"))
 	}
 	if _, err := os.Stat(filepath.Join(res, "java", "src", "main", "java", "org", "connectpaimon", "gen", "JavaStatsGen.java")); err == nil {
 		// Stats-mode tables: Java's reads are cases, and the pruning property runs on them

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -65,6 +66,10 @@ type Options struct {
 	BatchSize int
 	// Alloc allocates Arrow memory; nil means the Go allocator.
 	Alloc memory.Allocator
+	// Skipped and IndexSkipped, when set, count what Filter skipped:
+	// Parquet row groups and ORC stripes, and ORC row-index groups inside
+	// the stripes read.
+	Skipped, IndexSkipped *atomic.Int64
 }
 
 // column sources of an output column for one file.
@@ -149,7 +154,17 @@ func Open(ctx context.Context, f *split.DataFile, o *Options) (*Reader, error) {
 	}
 	fo.ORCTimestampLTZNonLegacy = !legacyLTZ
 	if o.Filter != nil {
-		fo.RowGroupFilter = r.rowGroupMayMatch
+		fo.RowGroupFilter = func(rg format.RowGroupStats) bool {
+			ok := r.rowGroupMayMatch(rg)
+			c := o.Skipped
+			if rg.RowGroup >= 0 {
+				c = o.IndexSkipped
+			}
+			if !ok && c != nil {
+				c.Add(1)
+			}
+			return ok
+		}
 	}
 	if f.Deletion != nil {
 		dv, err := deletionvector.ReadRange(ctx, o.FIO, f.Deletion.Path, f.Deletion.Offset, f.Deletion.Length)

@@ -2,11 +2,14 @@ package format
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -18,7 +21,9 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -162,4 +167,78 @@ func BenchmarkReadParquet(b *testing.B) {
 	b.Run("pqarrow/all", func(b *testing.B) { raw(b, nil) })
 	b.Run("ours/2cols", func(b *testing.B) { ours(b, proj) })
 	b.Run("pqarrow/2cols", func(b *testing.B) { raw(b, []int{0, 3}) })
+}
+
+// BenchmarkORCRowIndexFilter reads one data file of bench.wide_orc (one
+// stripe of 131,072 rows, pyarrow's row index stride 10,000) with a
+// selective filter on id (1,000 consecutive ids), all 10 columns, once with
+// row-index pruning and once with stripe pruning only (NoRowIndex): the
+// rows the filter can match are decoded either way; the difference is the
+// skipped groups. Report: rows/op (rows handed on to the exact filter) and
+// the process's CPU per row of the file (GC included). Needs PAIMON_BENCH_DIR (docs/benchmarks.md).
+func BenchmarkORCRowIndexFilter(b *testing.B) {
+	dir := testenv.BenchTable(b, "wide_orc")
+	tdir := filepath.Join(dir, "warehouse", "bench.db", "wide_orc")
+	files, _ := filepath.Glob(filepath.Join(tdir, "bucket-0", "*.orc"))
+	if len(files) == 0 {
+		b.Fatalf("no ORC files in %s", tdir)
+	}
+	sort.Strings(files)
+	raw, err := os.ReadFile(filepath.Join(tdir, "schema", "schema-0"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sch struct {
+		Fields []types.DataField `json:"fields"`
+	}
+	if err := json.Unmarshal(raw, &sch); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	read := func(b testing.TB, o Options) (rows, minID int64) {
+		r, err := Open(ctx, fileio.NewLocal(), files[0], o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer r.Close()
+		minID = math.MaxInt64
+		for {
+			rec, err := r.Next(ctx)
+			if errors.Is(err, io.EOF) {
+				return rows, minID
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			ids := rec.Column(0).(*array.Int64)
+			for i := 0; i < ids.Len(); i++ {
+				minID = min(minID, ids.Value(i))
+			}
+			rows += rec.NumRows()
+			rec.Release()
+		}
+	}
+	total, lo := read(b, Options{Fields: sch.Fields})
+	p, err := predicate.Parse(fmt.Sprintf("id BETWEEN %d AND %d", lo+60_500, lo+61_499), sch.Fields)
+	if err != nil {
+		b.Fatal(err)
+	}
+	filter := func(st RowGroupStats) bool { return p.TestStats(st.NumRows, st.Min, st.Max, st.NullCounts) }
+	for _, mode := range []struct {
+		name  string
+		noIdx bool
+	}{{"rowindex", false}, {"stripes", true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			var rows int64
+			cpu := processCPU()
+			for b.Loop() {
+				rows, _ = read(b, Options{Fields: sch.Fields, RowGroupFilter: filter, NoRowIndex: mode.noIdx})
+			}
+			cpu = processCPU() - cpu
+			b.ReportMetric(float64(rows), "rows/op")
+			// CPU per row of the file: comparable with the full reads'
+			// figures in docs/benchmarks.md.
+			b.ReportMetric(float64(cpu.Microseconds())/float64(b.N)/float64(total), "cpu-µs/filerow")
+		})
+	}
 }

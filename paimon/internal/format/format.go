@@ -14,7 +14,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -41,9 +40,6 @@ type Options struct {
 	// NoRowIndex keeps ORC pruning at stripes (the row index is not read):
 	// for benchmarks and tests that compare.
 	NoRowIndex bool
-	// SkippedRowGroups, when set, counts the ORC row-index groups the
-	// filter skipped inside kept stripes.
-	SkippedRowGroups *atomic.Int64
 	// Deleted, if set, reports physical row positions (0-based in the file)
 	// removed by a deletion vector; such rows never appear in the output.
 	Deleted interface{ IsDeleted(pos int64) bool }
@@ -71,8 +67,8 @@ type RowGroupStats struct {
 	// Index is the row group's (Parquet) or stripe's (ORC) ordinal in the
 	// file.
 	Index int
-	// RowGroup is, for ORC, the row-index group inside stripe Index, or -1
-	// when the statistics are the whole stripe's; 0 for Parquet.
+	// RowGroup is, for ORC, the row-index group inside stripe Index; -1
+	// when the statistics are a whole stripe's or a Parquet row group's.
 	RowGroup int
 	// NumRows is the number of rows in the row group.
 	NumRows    int64

@@ -137,14 +137,14 @@ func (r *orcReader) Next(ctx context.Context) (rec arrow.RecordBatch, err error)
 			r.cur = cur
 			r.curBase = r.starts[r.next]
 			r.next++
-			if r.opts.SkippedRowGroups != nil {
-				r.opts.SkippedRowGroups.Add(int64(cur.SkippedRowGroups()))
-			}
 			continue
 		}
 		// A batch never spans a skipped row group, so its rows have
 		// consecutive positions for the deletion vector.
 		n := int(min(int64(r.opts.BatchSize), r.cur.Contiguous()))
+		if n <= 0 {
+			return nil, orcErr(r.path, fmt.Errorf("stripe %d: %d rows left and none readable", r.stripes[r.next-1], r.cur.Rows()))
+		}
 		start := r.curBase + r.cur.Pos()
 		if err := r.cur.Read(r.bs, n); err != nil {
 			return nil, orcErr(r.path, fmt.Errorf("stripe %d: %w", r.stripes[r.next-1], err))

@@ -436,6 +436,7 @@ func (r *parquetReader) rowGroupStats(g int) (RowGroupStats, error) {
 	rg := md.RowGroup(g)
 	st := RowGroupStats{
 		Index:      g,
+		RowGroup:   -1,
 		NumRows:    rg.NumRows(),
 		Min:        make([]any, len(r.opts.Fields)),
 		Max:        make([]any, len(r.opts.Fields)),

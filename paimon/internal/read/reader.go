@@ -58,6 +58,13 @@ type Stats struct {
 	FilesRead atomic.Int64
 	BytesRead atomic.Int64
 	RowsRead  atomic.Int64
+	// RowGroupsSkipped counts the Parquet row groups and ORC stripes of
+	// opened files that the filter skipped by their statistics.
+	RowGroupsSkipped atomic.Int64
+	// RowIndexGroupsSkipped counts the ORC row-index groups (of
+	// orc.row.index.stride rows) skipped inside the stripes read: rows
+	// neither decoded nor returned.
+	RowIndexGroupsSkipped atomic.Int64
 }
 
 // OutputSchema is the Arrow schema of the records Read returns.
@@ -110,6 +117,9 @@ func (r *Reader) Read(ctx context.Context, sp *split.Split) (array.RecordReader,
 			FIO: r.FIO, ReadSchema: r.Schema, Fields: need, PartitionValues: sp.PartitionValues,
 			Filter: filter, BatchSize: r.BatchSize, Alloc: mem,
 		},
+	}
+	if r.Stats != nil {
+		rr.files.Skipped, rr.files.IndexSkipped = &r.Stats.RowGroupsSkipped, &r.Stats.RowIndexGroupsSkipped
 	}
 	if r.Schemas != nil {
 		rr.files.Schemas = r.Schemas

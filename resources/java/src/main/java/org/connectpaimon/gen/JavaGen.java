@@ -64,6 +64,8 @@ public final class JavaGen {
     private final Catalog catalog;
     private final Path expected;
     private final List<String> cases = new ArrayList<>();
+    /** Tables for the pruning property test (tests/interop TestPruningOnlySavesWork), with Java's row count. */
+    private final List<String> props = new ArrayList<>();
 
     private JavaGen(Catalog catalog, Path expected) {
         this.catalog = catalog;
@@ -103,6 +105,12 @@ public final class JavaGen {
         TABLES.put("javagen.orc_tz", g -> g.orcTz("orc_tz", Map.of()));
         TABLES.put("javagen.orc_tz_ltz", g -> g.orcTz("orc_tz_ltz", Map.of("orc.timestamp-ltz.legacy.type", "false")));
         TABLES.put("javagen.orc_dv_bucket", g -> g.orcDv("orc_dv_bucket", "2"));
+        // Row-group pruning by the ORC row index (issue 14): every type, each codec, stripes of
+        // several 1000-row groups (Java's smallest orc.row.index.stride), and one table with DVs.
+        for (String codec : new String[] {"zstd", "zlib", "snappy", "lz4", "none"}) {
+            TABLES.put("javagen.orcidx_" + codec, g -> g.orcIdx("orcidx_" + codec, codec, false));
+        }
+        TABLES.put("javagen.orcidx_dv", g -> g.orcIdx("orcidx_dv", "zstd", true));
     }
 
     public static void main(String[] args) throws Exception {
@@ -136,6 +144,11 @@ public final class JavaGen {
             try (Writer w = Files.newBufferedWriter(Paths.get(a.get("--cases")), StandardCharsets.UTF_8)) {
                 w.write("{\"generator\":\"resources/java JavaGen\",\"writer_version\":\"java paimon "
                         + (version == null ? "1.3.1" : version) + "\",\"cases\":[\n" + String.join(",\n", g.cases) + "\n]}\n");
+            }
+            if (a.containsKey("--props") && !g.props.isEmpty()) {
+                try (Writer w = Files.newBufferedWriter(Paths.get(a.get("--props")), StandardCharsets.UTF_8)) {
+                    w.write("{\"generator\":\"resources/java JavaGen\",\"tables\":[\n" + String.join(",\n", g.props) + "\n]}\n");
+                }
             }
         }
     }
@@ -656,6 +669,119 @@ public final class JavaGen {
         dump(t, tn, null, "filter_id", null, null, "id >= 2400 AND id < 2800",
                 pb -> PredicateBuilder.and(pb.greaterOrEqual(0, 2400), pb.lessThan(0, 2800)));
         dump(t, tn, null, "proj_filter_s", null, List.of("v", "s", "id"), "s = 's37'", pb -> pb.equal(1, s("s37")));
+    }
+
+    /**
+     * Every type Paimon's ORC writer maps (FLOAT/DOUBLE aside: no Java canonical form, see
+     * docs/interop.md), in stripes of several row groups: orc.row.index.stride
+     * 1000 (Java's ORC refuses less) and a stripe cut after each memory check (tiny
+     * orc.stripe.size; Paimon hands ORC batches of 1024 rows, so stripes hold 3072 rows: three
+     * full groups and a partial one), two files of 4000 rows. Columns are clustered (id, k, vc,
+     * dt) so filters match few groups; "sparse" is non-NULL in two groups only and "opt" has
+     * NULLs in some stripes only (a PRESENT stream in some, none in others); strings over 1024
+     * characters make ORC truncate the group's string statistics. Cases are Java's reads of
+     * filters whose matches sit in few row groups (expected files stay small); the full read is
+     * checked by the pruning property test (props), which compares every random filter's read
+     * with the full read filtered row by row.
+     */
+    private void orcIdx(String name, String codec, boolean dv) throws Exception {
+        Schema.Builder b = Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull()).column("k", DataTypes.INT())
+                .column("b", DataTypes.BOOLEAN()).column("i8", DataTypes.TINYINT()).column("i16", DataTypes.SMALLINT())
+                .column("i64", DataTypes.BIGINT())
+                .column("d5_2", DataTypes.DECIMAL(5, 2)).column("d18_4", DataTypes.DECIMAL(18, 4)).column("d38_10", DataTypes.DECIMAL(38, 10))
+                .column("s", DataTypes.STRING()).column("c", DataTypes.CHAR(5)).column("vc", DataTypes.VARCHAR(10))
+                .column("bin", DataTypes.BINARY(3)).column("vb", DataTypes.BYTES())
+                .column("dt", DataTypes.DATE()).column("tm", DataTypes.TIME())
+                .column("ts3", DataTypes.TIMESTAMP(3)).column("ts9", DataTypes.TIMESTAMP(9))
+                .column("ltz6", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6))
+                .column("sparse", DataTypes.BIGINT()).column("opt", DataTypes.INT())
+                .column("arr", DataTypes.ARRAY(DataTypes.STRING()))
+                .column("m", DataTypes.MAP(DataTypes.INT().notNull(), DataTypes.DECIMAL(18, 4)))
+                .column("r", DataTypes.ROW(DataTypes.FIELD(100, "a", DataTypes.INT()), DataTypes.FIELD(101, "t", DataTypes.TIMESTAMP(9)),
+                        DataTypes.FIELD(102, "nest", DataTypes.ARRAY(DataTypes.ROW(DataTypes.FIELD(103, "k", DataTypes.STRING()))))))
+                .option("file.format", "orc").option("file.compression", codec)
+                .option("orc.row.index.stride", "1000").option("orc.stripe.size", "1024")
+                .option("orc.rows.between.memory.checks", "3000");
+        if (dv) b.option("deletion-vectors.enabled", "true");
+        Table t = create(name, b.build());
+        long[] i64 = {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1, 1L << 40};
+        String longStr = "L".repeat(1100);
+        for (int c = 0; c < 2; c++) {
+            List<GenericRow> rows = new ArrayList<>();
+            for (int j = 0; j < 4000; j++) {
+                int id = c * 4000 + j;
+                String tsv = ORC_TS[id % ORC_TS.length];
+                String t9 = tsv != null && tsv.startsWith("1000-") ? "1970-06-01T00:00:00.000000007" : tsv;
+                String[] d = DECS[id % DECS.length];
+                Map<Object, Object> m = new HashMap<>();
+                m.put(id, dec(d[1], 18, 4));
+                if (id % 3 == 0) m.put(-id - 1, null);
+                Object[] arr = new Object[id % 4];
+                for (int q = 0; q < arr.length; q++) arr[q] = q == 1 ? null : s("x" + id + "-" + q);
+                boolean nulls = id % 9 == 8;
+                GenericRow row = new GenericRow(24);
+                row.setField(0, id);
+                row.setField(1, nulls ? null : id / 700);
+                if (!nulls) {
+                    row.setField(2, id % 3 == 0);
+                    row.setField(3, (byte) (id * 7));
+                    row.setField(4, (short) (id * 13 - 20000));
+                    row.setField(5, id % 997 == 0 ? i64[id % i64.length] : (long) id * 1_000_003L * (id % 2 == 0 ? 1 : -1));
+                    row.setField(6, dec(d[0], 5, 2));
+                    row.setField(7, dec(d[1], 18, 4));
+                    row.setField(8, dec(d[2], 38, 10));
+                    row.setField(9, s(id % 5 == 0 ? "" : id % 1500 == 7 ? longStr + id : "row-" + id + " \u00e9\u65e5\ud83d\ude00"));
+                    row.setField(10, s("ab" + (id % 10)));
+                    row.setField(11, s("v" + (id / 1000)));
+                    row.setField(12, new byte[] {(byte) id, 0, (byte) 255});
+                    row.setField(13, id % 4 == 0 ? new byte[0] : new byte[] {(byte) id, (byte) (id >> 8)});
+                    row.setField(14, 18000 + id / 50);
+                    row.setField(15, (int) ((long) id * 3_600_123L % 86_400_000L));
+                    row.setField(16, ts(cut(tsv, 3)));
+                    row.setField(17, ts(t9));
+                    row.setField(18, ts(cut(tsv, 6)));
+                    row.setField(21, new GenericArray(arr));
+                    row.setField(22, new GenericMap(m));
+                    row.setField(23, id % 7 == 0 ? null : GenericRow.of(id % 4 == 0 ? null : id, ts(t9),
+                            new GenericArray(new Object[] {GenericRow.of(s("k" + id)), null, GenericRow.of((Object) null)})));
+                }
+                row.setField(19, id >= 1500 && id < 2600 ? (long) id * -3 : null);
+                row.setField(20, (id / 3072) % 2 == 1 && id % 3 == 0 ? null : id);
+                rows.add(row);
+            }
+            write(t, rows, null);
+        }
+        String tn = DB + "." + name;
+        if (dv) {
+            deleteWhere(t, r -> r.getInt(0) % 7 == 3 || (r.getInt(0) >= 1990 && r.getInt(0) < 2010) || r.getInt(0) == 5000);
+            t = catalog.getTable(Identifier.create(DB, name));
+        }
+        // The property test reads the table 80 times: compressed, uncompressed (one position per
+        // stream instead of two) and DVs suffice there; every codec has the cases below.
+        if (dv || codec.equals("zstd") || codec.equals("none")) {
+            final long[] n = {0};
+            try (RecordReader<InternalRow> r = t.newReadBuilder().newRead().createReader(t.newReadBuilder().newScan().plan())) {
+                r.forEachRemaining(x -> n[0]++);
+            }
+            props.add("{\"table\":" + Canon.str(tn) + ",\"rows\":" + n[0] + ",\"writer\":\"java\"}");
+        }
+        dump(t, tn, null, "filter_id", null, null, "id BETWEEN 1500 AND 1620",
+                pb -> PredicateBuilder.and(pb.greaterOrEqual(0, 1500), pb.lessOrEqual(0, 1620)));
+        dump(t, tn, null, "filter_edges", null, null, "id < 40 OR id >= 7990 OR (id >= 3070 AND id < 3075)",
+                pb -> PredicateBuilder.or(pb.lessThan(0, 40), pb.greaterOrEqual(0, 7990),
+                        PredicateBuilder.and(pb.greaterOrEqual(0, 3070), pb.lessThan(0, 3075))));
+        // k = 4 is ids 2800..3499, across the first file's stripe boundary at 3072.
+        dump(t, tn, null, "filter_k", null, List.of("r", "m", "arr", "k", "id", "opt"), "k = 4 AND id >= 3040 AND id < 3120",
+                pb -> PredicateBuilder.and(pb.equal(1, 4), pb.greaterOrEqual(0, 3040), pb.lessThan(0, 3120)));
+        dump(t, tn, null, "filter_vc", null, null, "vc = 'v6' AND i16 < -7000",
+                pb -> PredicateBuilder.and(pb.equal(11, s("v6")), pb.lessThan(4, (short) -7000)));
+        dump(t, tn, null, "filter_sparse", null, List.of("sparse", "id", "s"), "sparse IS NOT NULL AND sparse > -4600",
+                pb -> PredicateBuilder.and(pb.isNotNull(19), pb.greaterThan(19, -4600L)));
+        dump(t, tn, null, "filter_dt", null, null, "dt >= DATE '2019-05-20' AND dt < DATE '2019-05-22'",
+                pb -> PredicateBuilder.and(pb.greaterOrEqual(14, 18036), pb.lessThan(14, 18038)));
+        dump(t, tn, null, "filter_opt", null, List.of("opt", "id", "ts9", "ltz6"), "opt >= 3990 AND opt <= 4100",
+                pb -> PredicateBuilder.and(pb.greaterOrEqual(20, 3990), pb.lessOrEqual(20, 4100)));
     }
 
     /**
