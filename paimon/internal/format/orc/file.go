@@ -450,9 +450,17 @@ func (f *File) markColumns(id uint64, need map[uint64]bool) {
 }
 
 func (f *File) readAt(p []byte, off int64) error {
-	if off >= f.tailStart && off+int64(len(p)) <= f.tailStart+int64(len(f.tail)) {
+	tailEnd := f.tailStart + int64(len(f.tail))
+	if off >= f.tailStart && off+int64(len(p)) <= tailEnd {
 		copy(p, f.tail[off-f.tailStart:])
 		return nil
+	}
+	// A range that ends inside the tail already read (the last stripe's
+	// streams, often) fetches only what lies before it.
+	if end := off + int64(len(p)); len(f.tail) > 0 && off < f.tailStart && end > f.tailStart && end <= tailEnd {
+		k := f.tailStart - off
+		copy(p[k:], f.tail[:end-f.tailStart])
+		p = p[:k]
 	}
 	n, err := f.r.ReadAt(p, off)
 	if n == len(p) {
