@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -109,5 +110,56 @@ func TestQuickstartRuns(t *testing.T) {
 	}
 	if meta1["paimon_table"] != "demo.orders" || meta1["paimon_snapshot_id"] != int64(3) {
 		t.Fatalf("metadata %v", meta1)
+	}
+}
+
+// TestFileRecipeRuns runs paimon-to-file.yaml over the committed demo table
+// into a temporary file: the file holds every row once, one JSON object per
+// line, exactly the lines of a one-row-per-message run.
+func TestFileRecipeRuns(t *testing.T) {
+	b, err := os.ReadFile("paimon-to-file.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(yaml, out string) []string {
+		t.Helper()
+		yaml = strings.Replace(yaml, "${WAREHOUSE:./resources/fixtures/warehouse}", "../resources/fixtures/warehouse", 1)
+		yaml = strings.Replace(yaml, "${OUT:./orders.jsonl}", out, 1)
+		sb := service.NewEnvironment().NewStreamBuilder()
+		if err := sb.SetYAML(yaml); err != nil {
+			t.Fatal(err)
+		}
+		_ = sb.SetLoggerYAML("level: none")
+		strm, err := sb.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		if err := strm.Run(ctx); err != nil {
+			t.Fatalf("paimon-to-file: %v", err)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(string(data), "}\n") {
+			t.Fatalf("%s does not end with a complete line", out)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		for _, l := range lines {
+			if !strings.HasPrefix(l, "{") || !strings.HasSuffix(l, "}") {
+				t.Fatalf("line %q is not one JSON object", l)
+			}
+		}
+		slices.Sort(lines)
+		return lines
+	}
+	dir := t.TempDir()
+	got := run(string(b), filepath.Join(dir, "packed.jsonl"))
+	want := run(strings.Replace(string(b), "rows_per_message: 512", "rows_per_message: 1", 1), filepath.Join(dir, "single.jsonl"))
+	// pypaimon 2.1.0 reads 300 rows from this table.
+	if len(want) != 300 || !slices.Equal(got, want) {
+		t.Fatalf("packed run wrote %d lines, one row per message %d; they differ", len(got), len(want))
 	}
 }

@@ -66,6 +66,10 @@ type Config struct {
 
 	IncludeRowKind bool
 	BatchSize      int
+	// RowsPerMessage is how many rows one message holds: 0 or 1, a message
+	// per row (0 so that configs built in code keep working); above 1,
+	// newline-delimited bodies.
+	RowsPerMessage int
 	// Batching is the batching policy applied within batch_size (the zero
 	// policy, a no-op, when unset).
 	Batching               service.BatchPolicy
@@ -239,6 +243,13 @@ func (c Config) Validate() error {
 	}
 	if c.BatchSize < 1 {
 		add(fieldError(fieldBatchSize, "must be at least 1, got %d", c.BatchSize))
+	}
+	if c.RowsPerMessage < 0 {
+		add(fieldError(fieldRowsPerMessage, "must not be negative, got %d", c.RowsPerMessage))
+	} else if c.RowsPerMessage > 1 && !c.Batching.IsNoop() {
+		// The policy would have to judge messages that are not built until
+		// the batch is cut; batch_size already bounds a batch in rows.
+		add(ruleError([]string{fieldRowsPerMessage, fieldBatching}, "rows_per_message %d excludes batching: bound batches with batch_size", c.RowsPerMessage))
 	}
 	sc := c.StreamConfig()
 	if err := sc.Validate(); err != nil {
@@ -437,6 +448,9 @@ func readConfig(pc *service.ParsedConfig) (Config, error) {
 		return c, err
 	}
 	if c.BatchSize, err = pc.FieldInt(fieldBatchSize); err != nil {
+		return c, err
+	}
+	if c.RowsPerMessage, err = pc.FieldInt(fieldRowsPerMessage); err != nil {
 		return c, err
 	}
 	if pc.Contains(fieldBatching) {

@@ -19,6 +19,7 @@ import (
 type splitCursor struct {
 	table     string     // db.table, for metadata and errors
 	batchSize int        // rows per batch
+	perMsg    int        // rows per message (rows_per_message)
 	upsert    UpsertMode // row kinds dropped before delivery
 
 	plan      *Plan
@@ -41,7 +42,7 @@ type splitCursor struct {
 }
 
 func newSplitCursor(cfg Config) splitCursor {
-	return splitCursor{table: cfg.FullName(), batchSize: cfg.BatchSize, upsert: cfg.UpsertMode}
+	return splitCursor{table: cfg.FullName(), batchSize: cfg.BatchSize, perMsg: max(1, cfg.RowsPerMessage), upsert: cfg.UpsertMode}
 }
 
 // setPlan moves the cursor to the first split of plan (nil: between plans).
@@ -154,7 +155,7 @@ func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 // is the file count of a split that ended, for the plan's progress.
 func (c *splitCursor) fill() (batch *sentBatch, n int, filesDone int, err error) {
 	sp := c.split()
-	batch = &sentBatch{tmpls: c.tmpls}
+	batch = &sentBatch{tmpls: c.tmpls, perMsg: c.perMsg}
 	// n counts the rows that become messages.
 	var partition service.ImmutableAny
 	if sp.Partition != nil {

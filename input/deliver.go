@@ -75,6 +75,9 @@ func (t *splitTemplates) put(kind string, msg *service.Message) {
 type sentBatch struct {
 	ranges []rowRange
 	tmpls  *splitTemplates
+	// perMsg is rows_per_message: how many rows of a range one message holds
+	// at most (0 or 1: one row per message).
+	perMsg int
 	// ack tells the checkpoint tracker the batch is done; called once, on the
 	// first delivery the pipeline acknowledges (or drops, without replays).
 	ack func()
@@ -91,29 +94,51 @@ func (b *sentBatch) add(c *encodedRows, i int) {
 	b.ranges = append(b.ranges, rowRange{rows: c, from: i, to: i + 1})
 }
 
-// each calls fn for every row of the batch, in order. Rows upsert_mode
-// drops are never added, so every row becomes a message.
-func (b *sentBatch) each(fn func(c *encodedRows, i int)) {
+// rowCount is the number of rows of the batch.
+func (b *sentBatch) rowCount() int {
+	n := 0
 	for _, r := range b.ranges {
-		for i := r.from; i < r.to; i++ {
-			fn(r.rows, i)
+		n += r.to - r.from
+	}
+	return n
+}
+
+// eachMessage calls fn with the rows [from, to) of c of every message of
+// the batch, in order. Rows upsert_mode drops are never added, so every row
+// is in a message. A message holds up to perMsg consecutive rows of one
+// range and one row kind, so that the kind's template is the metadata of
+// each of its rows; grouping is deterministic from a range's start, which
+// is what lets a replay rebuild exactly the messages it narrows to (only).
+func (b *sentBatch) eachMessage(fn func(c *encodedRows, from, to int)) {
+	per := max(1, b.perMsg)
+	for _, r := range b.ranges {
+		for i := r.from; i < r.to; {
+			j, k := i+1, r.rows.kind(i)
+			for j < r.to && j-i < per && r.rows.kind(j) == k {
+				j++
+			}
+			fn(r.rows, i, j)
+			i = j
 		}
 	}
 }
 
 // messages builds the batch's messages: a shallow copy of the row kind's
-// template with the row's body.
+// template with the body of the message's rows (and, one row per message,
+// the row's key).
 func (b *sentBatch) messages() service.MessageBatch {
-	n := 0
-	for _, r := range b.ranges {
-		n += r.to - r.from
+	n := b.rowCount()
+	if b.perMsg > 1 {
+		n = n/b.perMsg + len(b.ranges)
 	}
 	out := make(service.MessageBatch, 0, n)
-	b.each(func(c *encodedRows, i int) {
-		msg := b.tmpls.get(c.kind(i)).Copy()
-		msg.SetBytes(c.row(i))
-		if k := c.key(i); k != nil {
-			msg.MetaSetMut(MetaKey, string(k))
+	b.eachMessage(func(c *encodedRows, from, to int) {
+		msg := b.tmpls.get(c.kind(from)).Copy()
+		msg.SetBytes(c.rows(from, to))
+		if b.perMsg <= 1 {
+			if k := c.key(from); k != nil {
+				msg.MetaSetMut(MetaKey, string(k))
+			}
 		}
 		out = append(out, msg)
 	})
@@ -121,12 +146,18 @@ func (b *sentBatch) messages() service.MessageBatch {
 }
 
 // only returns the batch narrowed to the messages at the given positions.
+// With several rows per message each chosen message becomes a range of its
+// own, so the narrowed batch is built of exactly those messages again.
 func (b *sentBatch) only(positions map[int]bool) *sentBatch {
-	nb := &sentBatch{tmpls: b.tmpls, ack: b.ack, tries: b.tries}
+	nb := &sentBatch{tmpls: b.tmpls, perMsg: b.perMsg, ack: b.ack, tries: b.tries}
 	pos := 0
-	b.each(func(c *encodedRows, i int) {
+	b.eachMessage(func(c *encodedRows, from, to int) {
 		if positions[pos] {
-			nb.add(c, i)
+			if b.perMsg > 1 {
+				nb.ranges = append(nb.ranges, rowRange{rows: c, from: from, to: to})
+			} else {
+				nb.add(c, from)
+			}
 		}
 		pos++
 	})
@@ -286,7 +317,7 @@ func (p *paimonInput) deliver(b *sentBatch, replay bool) (service.MessageBatch, 
 	batch := b.messages()
 	var idx *service.Indexer
 	if replay {
-		p.m.replayed.Incr(int64(len(batch)))
+		p.m.replayed.Incr(int64(b.rowCount()))
 		idx = batch.Index()
 	}
 	var once sync.Once

@@ -43,11 +43,13 @@ type prefetcher struct {
 }
 
 // encodedRows is one record batch of a split as JSON bodies, back to back in
-// one buffer: one allocation per record batch instead of one per row.
+// one buffer: one allocation per record batch instead of one per row. Each
+// encoded row is followed by a newline, so that consecutive rows are already
+// a newline-delimited body (rows_per_message) without a copy.
 type encodedRows struct {
 	n     int
 	body  []byte
-	ends  []int    // ends[i] is the end of row i in body; rows start where the previous ends
+	ends  []int    // ends[i] is the end of row i in body, past its newline; rows start where the previous ends; a dropped row is empty
 	kinds []string // row kinds, nil when the records have no row kind column
 	// keys and keyEnds hold each row's primary key as JSON (MetaKey), nil
 	// when the table has none or the records lack a key column.
@@ -77,11 +79,19 @@ func (c *encodedRows) kind(i int) string {
 // row returns row i's body, capped so that a processor appending to it
 // reallocates instead of overwriting the next row.
 func (c *encodedRows) row(i int) []byte {
+	return c.rows(i, i+1)
+}
+
+// rows returns the rows [from, to) as one newline-delimited body, without
+// the last row's newline, capped like row. The rows must not have been
+// dropped by upsert_mode (an empty row has no newline).
+func (c *encodedRows) rows(from, to int) []byte {
 	start := 0
-	if i > 0 {
-		start = c.ends[i-1]
+	if from > 0 {
+		start = c.ends[from-1]
 	}
-	return c.body[start:c.ends[i]:c.ends[i]]
+	end := c.ends[to-1] - 1
+	return c.body[start:end:end]
 }
 
 // startPrefetch starts reading rr. Rows drop reports as dropped are not
@@ -195,7 +205,7 @@ func encodeRecord(enc *rowjson.Encoder, rec arrow.RecordBatch, drop func(string)
 				continue
 			}
 		}
-		c.body = enc.AppendRow(c.body, i)
+		c.body = append(enc.AppendRow(c.body, i), '\n')
 		c.ends[i] = len(c.body)
 	}
 	return c, nil

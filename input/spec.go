@@ -32,6 +32,7 @@ const (
 	fieldShardCount             = "count"
 	fieldIncludeRowKind         = "include_row_kind"
 	fieldBatchSize              = "batch_size"
+	fieldRowsPerMessage         = "rows_per_message"
 	fieldCommitPeriod           = "commit_period"
 	fieldHeartbeatInterval      = "heartbeat_interval"
 	fieldOnExpired              = "on_expired"
@@ -75,8 +76,9 @@ Reads an https://paimon.apache.org[Apache Paimon^] table from a filesystem wareh
 ` + "`file://`" + `, ` + "`s3://`" + `, ` + "`gs://`" + `, ` + "`azblob://`" + `), first as a full scan and then by following new
 snapshots as they are committed, like Paimon's streaming source.
 
-Each message is one row; a batch holds up to ` + "`batch_size`" + ` rows of one split (one partition and
-bucket of one snapshot). Batches never span snapshots.
+Each message is one row (or up to ` + "`rows_per_message`" + ` rows, newline-delimited, when that is set); a
+batch holds up to ` + "`batch_size`" + ` rows of one split (one partition and bucket of one snapshot).
+Batches never span snapshots.
 
 == Message body
 
@@ -175,7 +177,8 @@ the rules at startup.
 - ` + "`end.snapshot_id`" + ` is at least 1, not before ` + "`snapshot_id`" + `, and excludes ` + "`end.at_latest`" + `.
 - ` + "`shard.count`" + ` is at least 1 and ` + "`shard.index`" + ` in ` + "`[0, shard.count)`" + `; ` + "`buckets`" + ` are not negative;
   ` + "`columns`" + ` are non-empty and listed once.
-- ` + "`batch_size`" + ` is at least 1 and ` + "`checkpoint_limit`" + ` at least ` + "`batch_size`" + `; ` + "`poll_interval`" + `,
+- ` + "`batch_size`" + ` is at least 1, ` + "`rows_per_message`" + ` not negative and above 1 excludes
+  ` + "`batching`" + `, and ` + "`checkpoint_limit`" + ` is at least ` + "`batch_size`" + `; ` + "`poll_interval`" + `,
   ` + "`commit_period`" + ` and ` + "`throttle.interval`" + ` are positive; ` + "`heartbeat_interval`" + `,
   ` + "`storage.request_timeout`" + `, ` + "`storage.max_retries`" + ` and the throttle limits are not negative (0 disables).
 - ` + "`upsert_mode`" + ` other than ` + "`off`" + ` needs ` + "`include_row_kind: true`" + `.
@@ -292,6 +295,10 @@ func Spec() *service.ConfigSpec {
 			service.NewIntField(fieldBatchSize).
 				Description("The most rows per message batch. A batch never spans splits.").
 				Default(1024),
+			service.NewIntField(fieldRowsPerMessage).
+				Description("Rows per message. 1 (the default; 0 means the same) makes each row a message. Above 1, a message holds up to this many consecutive rows of one batch as newline-delimited JSON (one row per line, no newline after the last), for sinks that write rows to files or streams: a `stdout` or `file` output then writes once per message instead of twice per row, and the pipeline's per-message cost (tracing context, message copy, ack bookkeeping) is paid once per message. A message never spans a batch, a split or a change of row kind, so its metadata is exactly that of each of its rows — all of it except `paimon_key`, which is per row and is left out. Acknowledgement is per message: an output that rejects a message gets all of its rows again, and a full batch is at least ⌈`batch_size` / `rows_per_message`⌉ messages. What reaches the consumer file does not change: a snapshot is committed once all of its rows are acknowledged. Processors see a message of several rows as one document; to work on single rows, keep 1. Excludes `batching`.").
+				Default(1).
+				Advanced(),
 			service.NewBatchPolicyField(fieldBatching).
 				Description("A standard batching policy, as kafka_franz and the CDC inputs have, applied on top of `batch_size`: a batch ends at `batch_size` rows, when the policy's `count` or `byte_size` is reached or its `check` is true, or at the end of a split, whichever comes first. Batches never wait for rows (a split's rows are all there), so `period` never delays one; `processors` are refused, use the pipeline's. Unset (the default), `batch_size` alone cuts batches.").
 				Advanced(),

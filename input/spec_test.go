@@ -90,6 +90,10 @@ func TestLintRules(t *testing.T) {
 		{"shard count zero", "  shard:\n    count: 0\n", "field shard.count: must be at least 1"},
 		{"shard ok", "  shard:\n    index: 1\n    count: 3\n", ""},
 		{"batch size zero", "  batch_size: 0\n", "field batch_size: must be at least 1"},
+		{"rows per message negative", "  rows_per_message: -2\n", "field rows_per_message: must not be negative"},
+		{"rows per message with batching", "  rows_per_message: 4\n  batching:\n    count: 10\n", "field rows_per_message: rows_per_message 4 excludes batching"},
+		{"rows per message ok", "  rows_per_message: 64\n  batch_size: 1000\n", ""},
+		{"one row per message with batching", "  rows_per_message: 1\n  batching:\n    count: 10\n", ""},
 		{"upsert without row kind", "  upsert_mode: drop_update_before\n  include_row_kind: false\n", "needs include_row_kind: true"},
 		{"upsert ok", "  upsert_mode: drop_update_before_and_delete\n", ""},
 		{"bad upsert", "  upsert_mode: sometimes\n", "sometimes"},
@@ -225,6 +229,7 @@ shard:
   count: 2
 include_row_kind: true
 batch_size: 10
+rows_per_message: 3
 commit_period: 2s
 heartbeat_interval: 0s
 on_expired: earliest
@@ -264,7 +269,7 @@ storage:
 		ScanMode: paimon.StartFromSnapshot, StartSnapshot: 7, EndSnapshot: 20,
 		PollInterval: 250 * time.Millisecond, Filter: "id > 3", Columns: []string{"id", "amount"},
 		Buckets: []int32{0, 2, 5}, ShardIndex: 1, ShardCount: 2,
-		IncludeRowKind: true, BatchSize: 10, CommitPeriod: 2 * time.Second, HeartbeatInterval: 0,
+		IncludeRowKind: true, BatchSize: 10, RowsPerMessage: 3, CommitPeriod: 2 * time.Second, HeartbeatInterval: 0,
 		OnExpired: paimon.ExpiredEarliest, StreamingReadOverwrite: true, UpsertMode: UpsertDropUpdateBefore,
 		ThrottleInterval: 3 * time.Second, ThrottleMaxRows: 100, ThrottleMaxFiles: 4, ThrottleMaxSnapshots: 1,
 		CheckpointLimit: 50,
@@ -296,7 +301,7 @@ func TestParseConfigDefaults(t *testing.T) {
 	want := Config{
 		Warehouse: "/wh", Database: "db", Table: "t", Branch: "main", ScanMode: paimon.StartLatestFull,
 		PollInterval: 5 * time.Second, ShardIndex: 0, ShardCount: 1, IncludeRowKind: true,
-		BatchSize: 1024, CommitPeriod: 5 * time.Second, HeartbeatInterval: time.Minute,
+		BatchSize: 1024, RowsPerMessage: 1, CommitPeriod: 5 * time.Second, HeartbeatInterval: time.Minute,
 		OnExpired: paimon.ExpiredFail, UpsertMode: UpsertOff, ThrottleInterval: time.Second, CheckpointLimit: 8192, AutoReplayNacks: true,
 		// The spec's defaults, spelled explicitly (fileio's own defaults are
 		// the same values).
@@ -322,6 +327,7 @@ func TestParseConfigErrorsNameField(t *testing.T) {
 		"table: db.t\nshard: {index: 3, count: 2}\n":                                 "field shard.index",
 		"table: db.t\nshard: {count: 0}\n":                                           "field shard.count",
 		"table: db.t\nbatch_size: 0\n":                                               "field batch_size",
+		"table: db.t\nrows_per_message: 8\nbatching: {count: 4}\n":                   "field rows_per_message",
 		"table: db.t\nupsert_mode: drop_update_before\ninclude_row_kind: false\n":    "field upsert_mode",
 		"table: db.t\nend: {snapshot_id: 2, at_latest: true}\n":                      "field end.snapshot_id: an end snapshot and an end at the latest snapshot are mutually exclusive",
 		"table: db.t\ncolumns: [a, a]\n":                                             "field columns",

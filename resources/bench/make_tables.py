@@ -1,6 +1,6 @@
 """Writes the benchmark tables with pypaimon 2.1.0 into a filesystem warehouse.
 
-    python make_tables.py [--dir DIR] [--only wide|wide_orc|many] [--force]
+    python make_tables.py [--dir DIR] [--only wide|wide_orc|many|wide4] [--force]
 
 DIR defaults to $PAIMON_BENCH_DIR. The warehouse is DIR/warehouse. A table that is already
 complete (its marker file DIR/<table>.done exists and names the same parameters) is left
@@ -14,6 +14,9 @@ Tables:
               the benchmarks read snapshot 4 vs 8 to see whether memory grows with table size.
   bench.wide_orc  the same rows and commits as bench.wide, written as ORC + zstd (pypaimon
               writes ORC through pyarrow's C++ ORC writer): the ORC-vs-Parquet benchmark.
+  bench.wide4  bench.wide four times over (4 * WIDE_COMMITS commits, 4,194,304 rows, the same
+              formulas continued): the binary's peak RSS must not grow with rows. Written
+              only with --only wide4, so compare.sh does not pay for it.
   bench.many  MANY_COMMITS commits, each writing one row into each of 10 partitions
               (p = 0..9), i.e. 10 tiny data files per snapshot and 10,000 live files at the
               end. Bucket-unaware. One pypaimon write + commit per snapshot, exactly what a
@@ -122,7 +125,7 @@ def build(cat, name, schema, partition_keys, options, batches, total):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", default=os.environ.get("PAIMON_BENCH_DIR"))
-    ap.add_argument("--only", choices=["wide", "wide_orc", "many"])
+    ap.add_argument("--only", choices=["wide", "wide_orc", "many", "wide4"])
     ap.add_argument("--force", action="store_true")
     a = ap.parse_args()
     if not a.dir:
@@ -147,6 +150,13 @@ def main():
                          batches=lambda: (wide_batch(k * WIDE_ROWS_PER_COMMIT, WIDE_ROWS_PER_COMMIT)
                                           for k in range(WIDE_COMMITS)),
                          total=WIDE_COMMITS),
+        "wide4": dict(name="bench.wide4", schema=WIDE_SCHEMA, partition_keys=[],
+                      options=dict(RETAIN, **{"file.format": "parquet", "file.compression": "zstd",
+                                              "bucket": "-1"}),
+                      params={"commits": 4 * WIDE_COMMITS, "rows_per_commit": WIDE_ROWS_PER_COMMIT},
+                      batches=lambda: (wide_batch(k * WIDE_ROWS_PER_COMMIT, WIDE_ROWS_PER_COMMIT)
+                                       for k in range(4 * WIDE_COMMITS)),
+                      total=4 * WIDE_COMMITS),
         "many": dict(name="bench.many", schema=MANY_SCHEMA, partition_keys=["p"],
                      options=dict(RETAIN, **{"file.format": "parquet", "file.compression": "zstd",
                                              "bucket": "-1"}),
@@ -155,7 +165,7 @@ def main():
                      total=MANY_COMMITS),
     }
     for key, sp in specs.items():
-        if a.only and a.only != key:
+        if (a.only and a.only != key) or (key == "wide4" and a.only != key):
             continue
         marker = os.path.join(a.dir, sp["name"] + ".done")
         want = dict(sp["params"], pypaimon="2.1.0")
