@@ -17,6 +17,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/input"
 	// Outputs, metrics and tracers Connect users expect, built here on
 	// open libraries (Connect's own are not open source).
+	_ "github.com/connect-paimon/connect-paimon/internal/observe/notrace"
 	_ "github.com/connect-paimon/connect-paimon/internal/observe/otlp"
 	_ "github.com/connect-paimon/connect-paimon/internal/observe/prometheus"
 	_ "github.com/connect-paimon/connect-paimon/internal/outputs/awss3"
