@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -25,6 +26,81 @@ import (
 type outputRun struct {
 	wall, cpu time.Duration // wall clock, and the binary's user+sys CPU
 	server    time.Duration // the Kafka broker's CPU during the run (0 for other sinks)
+	maxRSS    int64         // the binary's peak resident set, bytes
+}
+
+// runBinary runs `bin run` on the config yaml and measures it.
+func runBinary(t *testing.T, bin, name, yaml string) outputRun {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), name+".yaml")
+	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "run", cfg)
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	wall := time.Since(start)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, out)
+	}
+	run := outputRun{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		run.maxRSS = ru.Maxrss * 1024 // KiB on Linux
+	}
+	return run
+}
+
+// TestBinaryDropFootprint runs the binary paimon → drop over bench.wide
+// (1 M rows) and bench.wide4 (4 M rows, `make_tables.py --only wide4`), with
+// one row per message and with rows_per_message 512, once each unless
+// PAIMON_BENCH_ROUNDS says more (issue 16's targets: ≥ 2 M rows/s, ≤ 1.0
+// CPU-µs/row, peak RSS flat from 1 M to 4 M rows and ≤ 200 MiB). It logs
+// rows/s, CPU-µs per row and peak RSS; nothing is asserted about them.
+func TestBinaryDropFootprint(t *testing.T) {
+	dir := testenv.BenchTable(t, "wide")
+	testenv.BenchTable(t, "wide4")
+	wh := filepath.Join(dir, "warehouse")
+	bin := testenv.Binary(t)
+	rounds := 1
+	if s := os.Getenv("PAIMON_BENCH_ROUNDS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("PAIMON_BENCH_ROUNDS=%q", s)
+		}
+		rounds = n
+	}
+	load := func() string {
+		b, _ := os.ReadFile("/proc/loadavg")
+		return strings.Join(strings.Fields(string(b))[:3], " ")
+	}
+	t.Logf("| table | rows | rows_per_message | rows/s | CPU-µs/row | peak RSS MiB | wall | load |")
+	for r := 0; r < rounds; r++ {
+		for _, tbl := range []struct {
+			name string
+			rows int64
+		}{{"wide", wideRows}, {"wide4", 4 * wideRows}} {
+			for _, per := range []int{1, 512} {
+				yaml := fmt.Sprintf(`logger: {level: warn}
+http: {enabled: false}
+metrics: {none: {}}
+input:
+  paimon:
+    warehouse: %s
+    table: bench.%s
+    end: {at_latest: true}
+    rows_per_message: %d
+output:
+  drop: {}
+`, wh, tbl.name, per)
+				run := runBinary(t, bin, fmt.Sprintf("%s-%d", tbl.name, per), yaml)
+				t.Logf("| bench.%s | %d | %d | %.0f | %.2f | %.0f | %s | %s |", tbl.name, tbl.rows, per,
+					float64(tbl.rows)/run.wall.Seconds(), float64(run.cpu.Microseconds())/float64(tbl.rows),
+					float64(run.maxRSS)/(1<<20), run.wall.Round(time.Millisecond), load())
+			}
+		}
+	}
 }
 
 // TestOutputThroughput times the binary streaming bench.wide (1,048,576
@@ -108,21 +184,10 @@ input:
 	}
 	// run runs the binary once with output body and returns its timings.
 	run := func(label, body string) outputRun {
-		cfg := filepath.Join(t.TempDir(), "bench.yaml")
-		if err := os.WriteFile(cfg, []byte(input+body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, bin, "run", cfg)
 		broker0 := broker.CPU()
-		start := time.Now()
-		out, err := cmd.CombinedOutput()
-		wall := time.Since(start)
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", label, err, out)
-		}
-		return outputRun{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), server: broker.CPU() - broker0}
+		r := runBinary(t, bin, label, input+body)
+		r.server = broker.CPU() - broker0
+		return r
 	}
 	warm := run("kafka warm-up", fmt.Sprintf("output:\n  kafka_franz:\n    seed_brokers: [ %s ]\n    topic: bench-warmup\n", broker.Addr))
 	t.Logf("kafka warm-up (untimed): wall %s, broker cpu %s", warm.wall.Round(time.Millisecond), warm.server.Round(time.Millisecond))
