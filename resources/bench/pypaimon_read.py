@@ -17,12 +17,16 @@ wrote, so a fast wrong answer cannot pass. Measurements:
   catchup_many_diff streaming catch-up from snapshot 2 to 1,000: pypaimon folds a lag of more
                     than 10 snapshots into ONE diff plan, so this is one plan, not 999
 
-Output: one line per measurement "name median_seconds metric unit", plus JSON with --json.
+Output: one line per measurement "name median_seconds metric unit", plus JSON with --json. Each
+run's CPU (user+sys of this process, getrusage around the run: imports and start-up excluded) is
+printed and kept in the JSON as cpu_s, with the median CPU-µs per unit (cpu_us_per_unit): on a
+shared machine CPU is the stable figure, wall time is not.
 """
 
 import argparse
 import json
 import os
+import resource
 import statistics
 import sys
 import time
@@ -34,13 +38,20 @@ MANY_FILES = 10000
 MANY_COMMITS = 1000
 
 
+def cpu_now():
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_utime + ru.ru_stime
+
+
 def timed(fn, repeat):
-    secs = []
+    secs, cpus = [], []
     for _ in range(repeat):
+        c0 = cpu_now()
         t0 = time.perf_counter()
         fn()
         secs.append(time.perf_counter() - t0)
-    return statistics.median(secs), secs
+        cpus.append(cpu_now() - c0)
+    return statistics.median(secs), secs, cpus
 
 
 def check(what, got, want):
@@ -57,12 +68,16 @@ def main():
     a = ap.parse_args()
     if not a.dir:
         sys.exit("pypaimon_read.py: give --dir or set PAIMON_BENCH_DIR")
-    for t in ("bench.wide", "bench.many"):
+    only = set(a.only.split(",")) if a.only else None
+    need = ["bench.wide"]
+    if not only or only - {"read_wide_all", "read_wide_proj2", "stream_wide_dicts"}:
+        need.append("bench.many")
+    for t in need:
         if not os.path.exists(os.path.join(a.dir, t + ".done")):
             sys.exit("pypaimon_read.py: %s is not generated in %s: run make_tables.py first" % (t, a.dir))
     cat = CatalogFactory.create({"warehouse": os.path.join(a.dir, "warehouse")})
     wide = cat.get_table("bench.wide")
-    many = cat.get_table("bench.many")
+    many = cat.get_table("bench.many") if "bench.many" in need else None
 
     def read_wide(proj):
         def run():
@@ -116,15 +131,17 @@ def main():
         ("followup_many", followup_many, 10, "snapshots/s"),
         ("catchup_many_diff", catchup_many_diff, MANY_COMMITS - 1, "snapshots/s"),
     ]
-    only = set(a.only.split(",")) if a.only else None
     out = {}
     for name, fn, units, unit in todo:
         if only and name not in only:
             continue
-        med, all_secs = timed(fn, a.repeat)
-        out[name] = {"median_s": med, "runs_s": all_secs, "metric": units / med, "unit": unit}
-        print("%-18s %9.4f s  %14.1f %s   (runs: %s)" % (name, med, units / med, unit,
-                                                        ", ".join("%.4f" % s for s in all_secs)), flush=True)
+        med, all_secs, cpus = timed(fn, a.repeat)
+        cpu_per = statistics.median(cpus) * 1e6 / units
+        out[name] = {"median_s": med, "runs_s": all_secs, "metric": units / med, "unit": unit,
+                     "cpu_s": cpus, "cpu_us_per_unit": cpu_per}
+        print("%-18s %9.4f s  %14.1f %s  %8.3f CPU-us/%s  (runs: %s; cpu: %s)" % (
+            name, med, units / med, unit, cpu_per, unit.split("/")[0],
+            ", ".join("%.4f" % s for s in all_secs), ", ".join("%.3f" % c for c in cpus)), flush=True)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=2)
