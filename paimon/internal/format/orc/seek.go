@@ -84,6 +84,19 @@ func (s *inStream) seek(l *posList) error {
 	return nil
 }
 
+// skipValues decodes n values through next, buf at a time, and drops them:
+// the run offset of a row-index position counts values already consumed.
+func skipValues[T any](n int, buf []T, next func([]T) error, col uint64) error {
+	for n > 0 {
+		k := min(n, len(buf))
+		if err := next(buf[:k]); err != nil {
+			return fmt.Errorf("row index seek of column %d: %w", col, err)
+		}
+		n -= k
+	}
+	return nil
+}
+
 func (r *byteRLE) seek(l *posList) error {
 	if err := r.s.seek(l); err != nil {
 		return err
@@ -94,14 +107,7 @@ func (r *byteRLE) seek(l *posList) error {
 		return err
 	}
 	var tmp [256]byte
-	for n > 0 {
-		k := min(n, len(tmp))
-		if err := r.next(tmp[:k]); err != nil {
-			return fmt.Errorf("row index seek of column %d: %w", l.col, err)
-		}
-		n -= k
-	}
-	return nil
+	return skipValues(n, tmp[:], r.next, l.col)
 }
 
 func (r *boolRLE) seek(l *posList) error {
@@ -135,14 +141,7 @@ func (r *rleV1) seek(l *posList) error {
 		return err
 	}
 	var tmp [128]int64
-	for n > 0 {
-		k := min(n, len(tmp))
-		if err := r.next(tmp[:k]); err != nil {
-			return fmt.Errorf("row index seek of column %d: %w", l.col, err)
-		}
-		n -= k
-	}
-	return nil
+	return skipValues(n, tmp[:], r.next, l.col)
 }
 
 func (r *rleV2) seek(l *posList) error {
