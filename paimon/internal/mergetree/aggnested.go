@@ -813,27 +813,16 @@ func (g *rbmAgg) setAcc(a arrow.Array, i int) {
 	}
 }
 
-func (g *rbmAgg) add(a arrow.Array, i int) error {
-	if a.IsNull(i) {
-		return nil
-	}
-	in := a.(*array.Binary).Value(i)
-	if g.acc == nil {
-		g.acc = bytes.Clone(in)
-		return nil
-	}
-	out, err := g.merge(g.acc, in)
-	if err != nil {
-		return fmt.Errorf("%s on column %q: %w", g.fn, g.name, err)
-	}
-	g.acc = out
-	return nil
-}
+func (g *rbmAgg) add(a arrow.Array, i int) error { return g.or(a, i, false) }
 
 // addReversed is FieldAggregator's default, agg(input, acc): the input is
 // the bitmap the other is ORed into, which decides rbm64's bytes (tree shape,
 // container slots).
-func (g *rbmAgg) addReversed(a arrow.Array, i int) error {
+func (g *rbmAgg) addReversed(a arrow.Array, i int) error { return g.or(a, i, true) }
+
+// or merges value i of a into the accumulator: merge(acc, input), or
+// merge(input, acc) when reversed.
+func (g *rbmAgg) or(a arrow.Array, i int, reversed bool) error {
 	if a.IsNull(i) {
 		return nil
 	}
@@ -842,7 +831,11 @@ func (g *rbmAgg) addReversed(a arrow.Array, i int) error {
 		g.acc = bytes.Clone(in)
 		return nil
 	}
-	out, err := g.merge(in, g.acc)
+	into, from := g.acc, in
+	if reversed {
+		into, from = in, g.acc
+	}
+	out, err := g.merge(into, from)
 	if err != nil {
 		return fmt.Errorf("%s on column %q: %w", g.fn, g.name, err)
 	}
