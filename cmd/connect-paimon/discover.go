@@ -222,6 +222,20 @@ func tableArg(c *cli.Context) error {
 // (openTable).
 func openNamedTable(c *cli.Context) (*openedTable, error) { return openTable(c.Context, c) }
 
+// openTableCommand is the start of a command on one table: the table
+// argument checked, the --format asked for, the table opened (the caller
+// closes it).
+func openTableCommand(c *cli.Context) (asJSON bool, ot *openedTable, err error) {
+	if err := tableArg(c); err != nil {
+		return false, nil, err
+	}
+	if asJSON, err = outputFormat(c); err != nil {
+		return false, nil, err
+	}
+	ot, err = openNamedTable(c)
+	return asJSON, ot, err
+}
+
 // suggest returns ", did you mean ...?" with the existing names nearest to
 // name (database names when db, else db.table), or "" when none is near.
 func suggest(ctx context.Context, cat *paimon.Catalog, name string, db bool) string {
@@ -343,14 +357,7 @@ type describeJSON struct {
 }
 
 func describeRun(c *cli.Context, sio stdio) error {
-	if err := tableArg(c); err != nil {
-		return err
-	}
-	asJSON, err := outputFormat(c)
-	if err != nil {
-		return err
-	}
-	ot, err := openNamedTable(c)
+	asJSON, ot, err := openTableCommand(c)
 	if err != nil {
 		return err
 	}
@@ -497,14 +504,7 @@ type filesJSON struct {
 }
 
 func filesRun(c *cli.Context, sio stdio) error {
-	if err := tableArg(c); err != nil {
-		return err
-	}
-	asJSON, err := outputFormat(c)
-	if err != nil {
-		return err
-	}
-	ot, err := openNamedTable(c)
+	asJSON, ot, err := openTableCommand(c)
 	if err != nil {
 		return err
 	}
