@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -26,6 +27,15 @@ func TestRealChangeMetadata(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("messages %v\nwant %v", got, want)
+	}
+
+	// key_metadata: false leaves out only the key.
+	got = describe(t, startReal(t, rt, "  scan_mode: from-snapshot-full\n  snapshot_id: 1\n  end: {at_latest: true}\n  key_metadata: false\n").wait(), true)
+	for i := range want {
+		want[i] = strings.Replace(want[i], want[i][strings.LastIndex(want[i], " "):], " <nil>", 1)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("key_metadata false: messages %v\nwant %v", got, want)
 	}
 
 	at := newRealTable(t, "db.e", pyOp{}, pyOp{"op": "append", "start": 0, "count": 2}, pyOp{"op": "append", "start": 2, "count": 1})

@@ -70,6 +70,9 @@ type Config struct {
 	// per row (0 so that configs built in code keep working); above 1,
 	// newline-delimited bodies.
 	RowsPerMessage int
+	// OmitKey leaves out the paimon_key metadata (key_metadata: false);
+	// inverted so that configs built in code keep the key.
+	OmitKey bool
 	// Batching is the batching policy applied within batch_size (the zero
 	// policy, a no-op, when unset).
 	Batching               service.BatchPolicy
@@ -453,6 +456,11 @@ func readConfig(pc *service.ParsedConfig) (Config, error) {
 	if c.RowsPerMessage, err = pc.FieldInt(fieldRowsPerMessage); err != nil {
 		return c, err
 	}
+	keyMeta, err := pc.FieldBool(fieldKeyMetadata)
+	if err != nil {
+		return c, err
+	}
+	c.OmitKey = !keyMeta
 	if pc.Contains(fieldBatching) {
 		// Batch processors would change messages the input rebuilds from
 		// row positions on a replay (deliver.go), so they are refused.

@@ -128,6 +128,10 @@ func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 		p.cur.enc = enc
 		keys := src.PrimaryKeys()
 		p.cur.keyed = len(keys) > 0
+		if p.cfg.OmitKey || p.cfg.RowsPerMessage > 1 {
+			// Nothing would carry the key: do not encode it.
+			keys = nil
+		}
 		if p.cur.keyEnc, err = newKeyEncoder(rr.Schema(), keys); err != nil {
 			rr.Release()
 			endSpan(span, err)

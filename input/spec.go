@@ -33,6 +33,7 @@ const (
 	fieldIncludeRowKind         = "include_row_kind"
 	fieldBatchSize              = "batch_size"
 	fieldRowsPerMessage         = "rows_per_message"
+	fieldKeyMetadata            = "key_metadata"
 	fieldCommitPeriod           = "commit_period"
 	fieldHeartbeatInterval      = "heartbeat_interval"
 	fieldOnExpired              = "on_expired"
@@ -114,7 +115,7 @@ The row as a JSON object keyed by column name, with every Paimon type mapped wit
 - ` + "`paimon_file`" + `: the data file the split was read from (the first one when a split merges several)
 - ` + "`paimon_key`" + `: primary-key tables: the row's key columns as a JSON object in key order
   (` + "`{\"id\":7}`" + `), for ` + "`kafka_franz`" + `'s ` + "`key`" + ` (a compacted topic keeps the latest row per key); absent
-  when ` + "`columns`" + ` leaves out a key column
+  when ` + "`columns`" + ` leaves out a key column, with ` + "`key_metadata: false`" + `, or above ` + "`rows_per_message`" + ` 1
 - ` + "`operation`" + `: Redpanda Connect's CDC convention: ` + "`read`" + ` for the rows of a full plan (the table as it
   was), then ` + "`insert`, `update_before`, `update`, `delete`" + ` by row kind (append tables: ` + "`insert`" + `); absent
   on a primary-key table's follow-up rows read without ` + "`include_row_kind`" + `
@@ -295,6 +296,10 @@ func Spec() *service.ConfigSpec {
 			service.NewIntField(fieldBatchSize).
 				Description("The most rows per message batch. A batch never spans splits.").
 				Default(1024),
+			service.NewBoolField(fieldKeyMetadata).
+				Description("Set `paimon_key` on each row of a primary-key table. A value of its own per message makes Benthos copy the message's whole metadata map, which costs more CPU than reading and encoding the row (1–2 µs per row, see docs/benchmarks.md); set false when nothing downstream reads `paimon_key` (files, object stores, a Kafka key taken from the body). Above `rows_per_message` 1 the key is never set.").
+				Default(true).
+				Advanced(),
 			service.NewIntField(fieldRowsPerMessage).
 				Description("Rows per message. 1 (the default; 0 means the same) makes each row a message. Above 1, a message holds up to this many consecutive rows of one batch as newline-delimited JSON (one row per line, no newline after the last), for sinks that write rows to files or streams: a `stdout` or `file` output then writes once per message instead of twice per row, and the pipeline's per-message cost (tracing context, message copy, ack bookkeeping) is paid once per message. A message never spans a batch, a split or a change of row kind, so its metadata is exactly that of each of its rows — all of it except `paimon_key`, which is per row and is left out. Acknowledgement is per message: an output that rejects a message gets all of its rows again, and a full batch is at least ⌈`batch_size` / `rows_per_message`⌉ messages. What reaches the consumer file does not change: a snapshot is committed once all of its rows are acknowledged. Processors see a message of several rows as one document; to work on single rows, keep 1. Excludes `batching`.").
 				Default(1).
