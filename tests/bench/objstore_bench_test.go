@@ -7,9 +7,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,22 +41,11 @@ func TestObjectStoreDrop(t *testing.T) {
 	})
 	uploadDir(t, client, bucket, filepath.Join(wh, "bench.db", "wide"), "wh/bench.db/wide")
 
-	// The rows read are counted by the input's own counter, written on
-	// shutdown (a progress log line only appears for plans slower than its
-	// interval, which a quiet machine does not reach).
-	promFile := filepath.Join(t.TempDir(), "metrics.prom")
 	cfg := func(warehouse, storage string) string {
-		return fmt.Sprintf(`logger: {level: warn}
-http: {enabled: false}
-metrics: {prometheus: {file_output_path: %q}}
-input:
-  paimon:
-    warehouse: %s
+		return fmt.Sprintf(`    warehouse: %s
     table: bench.wide
     end: {at_latest: true}
-%soutput:
-  drop: {}
-`, promFile, warehouse, storage)
+%s`, warehouse, storage)
 	}
 	configs := map[string]string{
 		"disk": cfg(wh, ""),
@@ -70,34 +57,12 @@ input:
 `, endpoint, access, secret)),
 	}
 	order := []string{"disk", "versitygw"}
-	rowsRead := regexp.MustCompile(`(?m)^paimon_rows_read\{[^}]*\} (\S+)$`)
 	runs := map[string][]outputRun{}
 	loads := []string{loadAvg()}
 	for r := 0; r < rounds; r++ {
 		for _, name := range order {
-			path := filepath.Join(t.TempDir(), name+".yaml")
-			if err := os.WriteFile(path, []byte(configs[name]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-			cmd := exec.CommandContext(ctx, bin, "run", path)
-			start := time.Now()
-			out, err := cmd.CombinedOutput()
-			wall := time.Since(start)
-			cancel()
-			if err != nil {
-				t.Fatalf("%s round %d: %v\n%s", name, r, err, out)
-			}
-			prom, err := os.ReadFile(promFile)
-			if err != nil {
-				t.Fatalf("%s round %d: %v", name, r, err)
-			}
-			if m := rowsRead.FindSubmatch(prom); m == nil || parseFloat(string(m[1])) != float64(wideRows) {
-				t.Fatalf("%s round %d: paimon_rows_read is not %d:\n%s\n%s", name, r, wideRows, prom, out)
-			}
-			_ = os.Remove(promFile)
-			run := outputRun{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
-			t.Logf("round %d %-10s wall %7s  cpu %7s  load %s", r, name, wall.Round(time.Millisecond), run.cpu.Round(time.Millisecond), loadAvg())
+			run := dropRun(t, bin, name, configs[name], wideRows)
+			t.Logf("round %d %-10s wall %7s  cpu %7s  load %s", r, name, run.wall.Round(time.Millisecond), run.cpu.Round(time.Millisecond), loadAvg())
 			runs[name] = append(runs[name], run)
 		}
 	}
