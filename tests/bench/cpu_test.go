@@ -1,24 +1,15 @@
 package bench
 
 import (
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 )
 
-// cpuTime is the process's user + system CPU so far: every goroutine's,
-// the GC's included. Issue 16 quotes CPU-µs per row as the primary figure
-// because on a shared machine it moves far less than wall time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+// cpuTime and reportCPU are testenv's, named for this package's benchmarks.
+func cpuTime() time.Duration { return testenv.CPUTime() }
 
-// reportCPU reports the CPU spent since since per row of b.N operations of
-// rowsPerOp rows each, as "cpu-µs/row".
 func reportCPU(b *testing.B, since time.Duration, rowsPerOp int64) {
-	b.ReportMetric(float64((cpuTime()-since).Microseconds())/float64(rowsPerOp*int64(b.N)), "cpu-µs/row")
+	testenv.ReportCPU(b, since, rowsPerOp)
 }
