@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 
@@ -34,6 +35,10 @@ type Encoder struct {
 
 	writers []valueWriter
 	kinds   *array.String
+	// dicts caches, per body column, the rendered entries of the last
+	// dictionary seen, so batches sharing a dictionary (a Parquet column
+	// chunk read as dictionary arrays) render each entry once.
+	dicts []dictCache
 }
 
 // valueWriter appends the JSON of one value (null included) of a bound array.
@@ -75,13 +80,20 @@ func (e *Encoder) HasRowKind() bool { return e.rowKind >= 0 }
 
 // Reset binds the encoder to a record of its schema. The record must stay
 // alive (not released) while rows are encoded from it.
+//
+// A string or binary column may arrive dictionary-encoded
+// (paimon.ReadOptions.Dictionary) where the schema has the plain type, and
+// batches of one read may mix both: each renders the same JSON.
 func (e *Encoder) Reset(rec arrow.RecordBatch) error {
-	if !rec.Schema().Equal(e.schema) {
+	if rs := rec.Schema(); rs != e.schema && !sameUpToDictionary(rs, e.schema) {
 		return fmt.Errorf("record schema %s differs from encoder schema %s", rec.Schema(), e.schema)
 	}
+	if e.dicts == nil {
+		e.dicts = make([]dictCache, len(e.body))
+	}
 	e.writers = e.writers[:0]
-	for _, c := range e.body {
-		w, err := bindWriter(rec.Column(c))
+	for j, c := range e.body {
+		w, err := bindColumn(rec.Column(c), &e.dicts[j])
 		if err != nil {
 			return fmt.Errorf("column %q: %w", e.schema.Field(c).Name, err)
 		}
@@ -169,6 +181,12 @@ func checkType(t arrow.DataType) error {
 		if t.Unit != arrow.Second && (t.TimeZone == "" || t.TimeZone == "UTC") {
 			return nil
 		}
+	case *arrow.DictionaryType:
+		// The library returns top-level string and binary columns
+		// dictionary-encoded on request (paimon.ReadOptions.Dictionary).
+		if arrow.IsInteger(t.IndexType.ID()) && (t.ValueType.ID() == arrow.STRING || t.ValueType.ID() == arrow.BINARY) {
+			return nil
+		}
 	case *arrow.MapType:
 		if err := checkType(t.KeyType()); err != nil {
 			return fmt.Errorf("map key: %w", err)
@@ -194,15 +212,36 @@ func checkType(t arrow.DataType) error {
 
 var nullJSON = []byte("null")
 
+// withNulls adds the null check to a writer of non-null values, only when
+// the array has nulls: most columns have none, and the validity lookup per
+// value showed in the end-to-end profile.
+func withNulls(a arrow.Array, w valueWriter) valueWriter {
+	if a.NullN() == 0 {
+		return w
+	}
+	return func(dst []byte, i int) []byte {
+		if a.IsNull(i) {
+			return append(dst, nullJSON...)
+		}
+		return w(dst, i)
+	}
+}
+
+// bindColumn binds a top-level column: dictionary arrays use (and refill)
+// the column's cache of rendered entries.
+func bindColumn(arr arrow.Array, dc *dictCache) (valueWriter, error) {
+	if d, ok := arr.(*array.Dictionary); ok {
+		return dictWriter(d, dc)
+	}
+	return bindWriter(arr)
+}
+
 func bindWriter(arr arrow.Array) (valueWriter, error) {
 	switch a := arr.(type) {
 	case *array.Boolean:
-		return func(dst []byte, i int) []byte {
-			if a.IsNull(i) {
-				return append(dst, nullJSON...)
-			}
+		return withNulls(a, func(dst []byte, i int) []byte {
 			return strconv.AppendBool(dst, a.Value(i))
-		}, nil
+		}), nil
 	case *array.Int8:
 		return signedWriter(a, a.Int8Values()), nil
 	case *array.Int16:
@@ -212,67 +251,55 @@ func bindWriter(arr arrow.Array) (valueWriter, error) {
 	case *array.Int64:
 		return signedWriter(a, a.Int64Values()), nil
 	case *array.Float32:
-		return func(dst []byte, i int) []byte {
-			if a.IsNull(i) {
-				return append(dst, nullJSON...)
-			}
-			return appendFloat(dst, float64(a.Value(i)), 32)
-		}, nil
+		vs := a.Float32Values()
+		return withNulls(a, func(dst []byte, i int) []byte {
+			return appendFloat(dst, float64(vs[i]), 32)
+		}), nil
 	case *array.Float64:
 		vs := a.Float64Values()
-		return func(dst []byte, i int) []byte {
-			if a.IsNull(i) {
-				return append(dst, nullJSON...)
-			}
+		return withNulls(a, func(dst []byte, i int) []byte {
 			return appendFloat(dst, vs[i], 64)
-		}, nil
+		}), nil
 	case *array.Decimal128:
 		scale := int(a.DataType().(*arrow.Decimal128Type).Scale)
-		return func(dst []byte, i int) []byte {
-			if a.IsNull(i) {
-				return append(dst, nullJSON...)
-			}
+		return withNulls(a, func(dst []byte, i int) []byte {
 			dst = append(dst, '"')
 			dst = appendDecimal128(dst, a.Value(i), scale)
 			return append(dst, '"')
-		}, nil
+		}), nil
 	case *array.String:
-		return func(dst []byte, i int) []byte {
-			if a.IsNull(i) {
-				return append(dst, nullJSON...)
-			}
+		return withNulls(a, func(dst []byte, i int) []byte {
 			return appendJSONString(dst, a.Value(i))
-		}, nil
+		}), nil
 	case *array.Binary:
-		return bytesWriter(a, a.Value), nil
+		return withNulls(a, func(dst []byte, i int) []byte {
+			return appendBase64(dst, a.Value(i))
+		}), nil
+	case *array.Dictionary:
+		// Not produced below the top level; rendered exactly all the same.
+		return dictWriter(a, new(dictCache))
 	case *array.Date32:
 		var day dayCache
-		return func(dst []byte, i int) []byte {
-			if a.IsNull(i) {
-				return append(dst, nullJSON...)
-			}
+		vs := a.Date32Values()
+		return withNulls(a, func(dst []byte, i int) []byte {
 			dst = append(dst, '"')
-			dst = day.append(dst, int64(a.Value(i)))
+			dst = day.append(dst, int64(vs[i]))
 			return append(dst, '"')
-		}, nil
+		}), nil
 	case *array.Time32:
 		unit := a.DataType().(*arrow.Time32Type).Unit
-		return func(dst []byte, i int) []byte {
-			if a.IsNull(i) {
-				return append(dst, nullJSON...)
-			}
-			return appendTimeOfDay(dst, int64(a.Value(i)), unit)
-		}, nil
+		vs := a.Time32Values()
+		return withNulls(a, func(dst []byte, i int) []byte {
+			return appendTimeOfDay(dst, int64(vs[i]), unit)
+		}), nil
 	case *array.Timestamp:
 		tt := a.DataType().(*arrow.TimestampType)
 		unit, zoned := tt.Unit, tt.TimeZone != ""
-		var day dayCache
-		return func(dst []byte, i int) []byte {
-			if a.IsNull(i) {
-				return append(dst, nullJSON...)
-			}
-			return appendTimestamp(dst, int64(a.Value(i)), unit, zoned, &day)
-		}, nil
+		var sc secondCache
+		vs := a.TimestampValues()
+		return withNulls(a, func(dst []byte, i int) []byte {
+			return appendTimestamp(dst, int64(vs[i]), unit, zoned, &sc)
+		}), nil
 	case *array.Map:
 		return mapWriter(a)
 	case array.ListLike:
@@ -280,10 +307,7 @@ func bindWriter(arr arrow.Array) (valueWriter, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(dst []byte, i int) []byte {
-			if a.IsNull(i) {
-				return append(dst, nullJSON...)
-			}
+		return withNulls(a, func(dst []byte, i int) []byte {
 			start, end := a.ValueOffsets(i)
 			dst = append(dst, '[')
 			for j := start; j < end; j++ {
@@ -293,7 +317,7 @@ func bindWriter(arr arrow.Array) (valueWriter, error) {
 				dst = elem(dst, int(j))
 			}
 			return append(dst, ']')
-		}, nil
+		}), nil
 	case *array.Struct:
 		st := a.DataType().(*arrow.StructType)
 		keys := make([][]byte, st.NumFields())
@@ -310,17 +334,14 @@ func bindWriter(arr arrow.Array) (valueWriter, error) {
 			keys[k] = appendJSONString(keys[k], f.Name)
 			keys[k] = append(keys[k], ':')
 		}
-		return func(dst []byte, i int) []byte {
-			if a.IsNull(i) {
-				return append(dst, nullJSON...)
-			}
+		return withNulls(a, func(dst []byte, i int) []byte {
 			dst = append(dst, '{')
 			for k, w := range fields {
 				dst = append(dst, keys[k]...)
 				dst = w(dst, i)
 			}
 			return append(dst, '}')
-		}, nil
+		}), nil
 	}
 	return nil, fmt.Errorf("%w %s", errUnsupportedArrow, arr.DataType())
 }
@@ -329,23 +350,16 @@ func bindWriter(arr arrow.Array) (valueWriter, error) {
 // integer columns are in every table, and a getter call per value showed in
 // the end-to-end profile. Each integer width gets its own instantiation.
 func signedWriter[T int8 | int16 | int32 | int64](a arrow.Array, vs []T) valueWriter {
-	return func(dst []byte, i int) []byte {
-		if a.IsNull(i) {
-			return append(dst, nullJSON...)
-		}
-		return strconv.AppendInt(dst, int64(vs[i]), 10)
-	}
+	return withNulls(a, func(dst []byte, i int) []byte {
+		return appendInt(dst, int64(vs[i]))
+	})
 }
 
-func bytesWriter(a arrow.Array, get func(int) []byte) valueWriter {
-	return func(dst []byte, i int) []byte {
-		if a.IsNull(i) {
-			return append(dst, nullJSON...)
-		}
-		dst = append(dst, '"')
-		dst = base64.StdEncoding.AppendEncode(dst, get(i))
-		return append(dst, '"')
-	}
+// appendBase64 writes b as a JSON string of its standard base64.
+func appendBase64(dst []byte, b []byte) []byte {
+	dst = append(dst, '"')
+	dst = base64.StdEncoding.AppendEncode(dst, b)
+	return append(dst, '"')
 }
 
 // mapWriter renders string-keyed maps as objects (the natural JSON shape) and
@@ -410,6 +424,15 @@ func mapWriter(a *array.Map) (valueWriter, error) {
 // the same value at its width, and NaN/±Inf, which JSON lacks, as strings.
 // The exponent switch points match encoding/json so outputs look familiar.
 func appendFloat(dst []byte, f float64, bits int) []byte {
+	abs := math.Abs(f)
+	// The range test is false for NaN and ±Inf, so the common values pay
+	// no separate checks for them.
+	if bits == 64 && abs >= 1e-6 && abs < 1e15 {
+		if out, ok := appendShortDecimal(dst, f); ok {
+			return out
+		}
+		return strconv.AppendFloat(dst, f, 'f', -1, 64)
+	}
 	switch {
 	case math.IsNaN(f):
 		return append(dst, `"NaN"`...)
@@ -417,12 +440,6 @@ func appendFloat(dst []byte, f float64, bits int) []byte {
 		return append(dst, `"Infinity"`...)
 	case math.IsInf(f, -1):
 		return append(dst, `"-Infinity"`...)
-	}
-	abs := math.Abs(f)
-	if bits == 64 && abs >= 1e-6 && abs < 1e15 {
-		if out, ok := appendShortDecimal(dst, f); ok {
-			return out
-		}
 	}
 	format := byte('f')
 	if abs != 0 {
@@ -463,7 +480,7 @@ func appendShortDecimal(dst []byte, f float64) ([]byte, bool) {
 		if f < 0 {
 			dst = append(dst, '-')
 		}
-		return strconv.AppendUint(dst, uint64(math.Abs(f)), 10), true
+		return appendUint(dst, uint64(math.Abs(f))), true
 	}
 	m := math.Round(f * 1e4)
 	if m >= 1e15 || m <= -1e15 || m/1e4 != f {
@@ -479,9 +496,59 @@ func appendShortDecimal(dst []byte, f float64) ([]byte, bool) {
 	if f < 0 {
 		dst = append(dst, '-')
 	}
-	dst = strconv.AppendUint(dst, u/scale, 10)
+	dst = appendUint(dst, u/scale)
 	dst = append(dst, '.')
 	return appendDigits(dst, u%scale, k), true
+}
+
+// pow10u64[k] is 10^k.
+var pow10u64 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+
+// decimalLen is the number of decimal digits of u (1 for 0).
+func decimalLen(u uint64) int {
+	// bits.Len64·1233/4096 is floor(log10) of the top bit's value: the
+	// digit count or one less.
+	t := bits.Len64(u) * 1233 >> 12
+	if u >= pow10u64[t] {
+		t++
+	}
+	return max(t, 1)
+}
+
+// appendUint writes u in decimal, as strconv.AppendUint(dst, u, 10) does,
+// two digits per division straight into dst (strconv formats into a
+// scratch array and copies): integer columns are in every table.
+func appendUint(dst []byte, u uint64) []byte {
+	if u < 10 {
+		return append(dst, byte('0'+u))
+	}
+	n := decimalLen(u)
+	dst = append(dst, "00000000000000000000"[:n]...)
+	b := dst[len(dst)-n:]
+	i := n
+	for u >= 100 {
+		q := u / 100
+		r := u - q*100
+		b[i-1], b[i-2] = digitPairs[2*r+1], digitPairs[2*r]
+		i -= 2
+		u = q
+	}
+	if u >= 10 {
+		b[1], b[0] = digitPairs[2*u+1], digitPairs[2*u]
+	} else {
+		b[0] = byte('0' + u)
+	}
+	return dst
+}
+
+// appendInt writes v in decimal, as strconv.AppendInt(dst, v, 10) does.
+func appendInt(dst []byte, v int64) []byte {
+	if v < 0 {
+		// -MinInt64 overflows back to itself, which as a uint64 is 2^63.
+		return appendUint(append(dst, '-'), uint64(-v))
+	}
+	return appendUint(dst, uint64(v))
 }
 
 // digitPairs is "00" through "99", for writing two digits per division.
@@ -531,9 +598,9 @@ func appendDecimal128(dst []byte, n decimal128.Num, scale int) []byte {
 	if (hi == 0 && lo <= math.MaxInt64) || (hi == -1 && lo > math.MaxInt64) {
 		v := int64(lo)
 		if v < 0 {
-			digits = strconv.AppendUint(tmp[:0], uint64(-v), 10) // -MinInt64 wraps to itself, and as uint64 is exact
+			digits = appendUint(tmp[:0], uint64(-v)) // -MinInt64 wraps to itself, and as uint64 is exact
 		} else {
-			digits = strconv.AppendInt(tmp[:0], v, 10)
+			digits = appendUint(tmp[:0], uint64(v))
 		}
 	} else {
 		b := n.BigInt()
@@ -615,6 +682,11 @@ func appendPad(dst []byte, v int64, width int) []byte {
 // and at least four digits.
 func appendDate(dst []byte, days int64) []byte {
 	y, m, d := civil(days)
+	if y >= 0 && y <= 9999 {
+		hi, lo := y/100, y%100
+		return append(dst, digitPairs[2*hi], digitPairs[2*hi+1], digitPairs[2*lo], digitPairs[2*lo+1], '-',
+			digitPairs[2*m], digitPairs[2*m+1], '-', digitPairs[2*d], digitPairs[2*d+1])
+	}
 	if y < 0 {
 		dst = append(dst, '-')
 		y = -y
@@ -626,30 +698,74 @@ func appendDate(dst []byte, days int64) []byte {
 	return appendPad(dst, int64(d), 2)
 }
 
-// dayCache remembers the last date a column rendered. Neighbouring rows of
-// timestamp and date columns mostly fall on the same day (data is written
-// in time order), and the calendar conversion was a large part of their
-// cost. The zero value is ready; each bound column writer has its own, so a
-// Encoder is used by one goroutine at a time (as Reset already requires).
+// dayCache remembers the month of the last date a column rendered, as its
+// "YYYY-MM-" text: neighbouring rows of date and timestamp columns mostly
+// fall in the same month (data is written in time order), and the calendar
+// conversion was a large part of their cost. The zero value is ready; each
+// bound column writer has its own, so an Encoder is used by one goroutine
+// at a time (as Reset already requires).
 type dayCache struct {
-	valid bool
-	days  int64
-	n     int
-	text  [24]byte // "-292277022657-01-27" is the longest date an int64 second count reaches
+	first int64 // days of the month's first day
+	n     int64 // days in the month; 0: nothing cached
+	text  [8]byte
 }
 
-// append writes days as appendDate does, from the cache when it is the same
-// day as the last call.
+// append writes days as appendDate does.
 func (c *dayCache) append(dst []byte, days int64) []byte {
-	if !c.valid || c.days != days {
-		out := appendDate(c.text[:0], days)
+	if d := days - c.first; d >= 0 && d < c.n {
+		d++
+		return append(append(dst, c.text[:]...), digitPairs[2*d], digitPairs[2*d+1])
+	}
+	y, m, d := civil(days)
+	if y < 0 || y > 9999 {
+		c.n = 0
+		return appendDate(dst, days)
+	}
+	c.first, c.n = days-int64(d-1), int64(daysInMonth(y, m))
+	var tmp [10]byte
+	copy(c.text[:], appendDate(tmp[:0], c.first)) // YYYY-MM-01: the first 8 bytes are the month's
+	return append(append(dst, c.text[:]...), digitPairs[2*d], digitPairs[2*d+1])
+}
+
+// daysInMonth is the length of month m of the proleptic Gregorian year y.
+func daysInMonth(y int64, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// secondCache remembers the "YYYY-MM-DDTHH:MM:SS" a timestamp column
+// rendered last: rows written in time order mostly share their second with
+// the previous row, leaving only the fraction digits to write.
+type secondCache struct {
+	valid bool
+	sec   int64
+	n     int
+	text  [32]byte // the longest date (19 bytes), 'T' and HH:MM:SS
+	day   dayCache
+}
+
+// append writes the date and clock of sec (seconds since the epoch) as
+// appendTimestamp's prefix.
+func (c *secondCache) append(dst []byte, sec int64) []byte {
+	if !c.valid || c.sec != sec {
+		days := floorDiv(sec, 86400)
+		out := c.day.append(c.text[:0], days)
+		out = append(out, 'T')
+		out = appendHMS(out, sec-days*86400)
 		if len(out) > len(c.text) {
-			// Cannot happen for int64 days today; never index past the array.
-			c.valid = false
+			c.valid = false // cannot happen for int64 seconds; never index past the array
 			return append(dst, out...)
 		}
 		c.n = len(out)
-		c.days, c.valid = days, true
+		c.sec, c.valid = sec, true
 	}
 	return append(dst, c.text[:c.n]...)
 }
@@ -668,6 +784,27 @@ func unitPerSecond(u arrow.TimeUnit) (perSec int64, digits int) {
 }
 
 func appendClock(dst []byte, secOfDay int64, frac int64, digits int) []byte {
+	dst = appendHMS(dst, secOfDay)
+	if digits > 0 {
+		dst = append(dst, '.')
+		dst = appendDigits(dst, uint64(frac), digits) // 0 <= frac < 10^digits
+	}
+	return dst
+}
+
+// appendHMS writes HH:MM:SS of a non-negative second count; hours past 99
+// (a corrupt TIME) take as many digits as they need.
+func appendHMS(dst []byte, secOfDay int64) []byte {
+	if secOfDay < 100*3600 {
+		h, m, s := secOfDay/3600, secOfDay/60%60, secOfDay%60
+		return append(dst, digitPairs[2*h], digitPairs[2*h+1], ':', digitPairs[2*m], digitPairs[2*m+1], ':', digitPairs[2*s], digitPairs[2*s+1])
+	}
+	return appendClockSlow(dst, secOfDay, 0, 0)
+}
+
+// appendClockSlow is the general rendering appendClock's digit-pair paths
+// must equal.
+func appendClockSlow(dst []byte, secOfDay int64, frac int64, digits int) []byte {
 	dst = appendPad(dst, secOfDay/3600, 2)
 	dst = append(dst, ':')
 	dst = appendPad(dst, secOfDay/60%60, 2)
@@ -699,15 +836,16 @@ func appendTimeOfDay(dst []byte, v int64, unit arrow.TimeUnit) []byte {
 // digits. Zoned (LTZ) values are instants and get "Z"; zone-less ones are
 // local date-times and get no offset, because inventing one would change
 // their meaning.
-func appendTimestamp(dst []byte, v int64, unit arrow.TimeUnit, zoned bool, day *dayCache) []byte {
+func appendTimestamp(dst []byte, v int64, unit arrow.TimeUnit, zoned bool, sc *secondCache) []byte {
 	perSec, digits := unitPerSecond(unit)
 	sec := floorDiv(v, perSec)
 	frac := v - sec*perSec
-	days := floorDiv(sec, 86400)
 	dst = append(dst, '"')
-	dst = day.append(dst, days)
-	dst = append(dst, 'T')
-	dst = appendClock(dst, sec-days*86400, frac, digits)
+	dst = sc.append(dst, sec)
+	if digits > 0 {
+		dst = append(dst, '.')
+		dst = appendDigits(dst, uint64(frac), digits) // 0 <= frac < 10^digits
+	}
 	if zoned {
 		dst = append(dst, 'Z')
 	}
@@ -772,6 +910,6 @@ func appendJSONString(dst []byte, s string) []byte {
 // quotes: metadata that carries the same value (paimon_partition) uses it so
 // that the two never disagree on zone or digits.
 func TimestampText(v int64, unit arrow.TimeUnit, zoned bool) string {
-	b := appendTimestamp(nil, v, unit, zoned, &dayCache{})
+	b := appendTimestamp(nil, v, unit, zoned, &secondCache{})
 	return string(b[1 : len(b)-1])
 }

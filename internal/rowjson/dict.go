@@ -1,0 +1,140 @@
+package rowjson
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// dictCache holds the JSON of the entries of one dictionary (string or
+// binary values), each rendered the first time a row uses it, so that a
+// column read as dictionary arrays costs one escape (or base64 encoding)
+// per distinct value and a copy per row.
+//
+// Consecutive batches of one Parquet column chunk carry the same
+// dictionary, but not always the same array: a filter or a deletion vector
+// wraps the same buffers in new array data. The cache is therefore keyed by
+// the dictionary's buffers, offset and length. A buffer's identity cannot
+// be taken by another dictionary while the cache points to it (the
+// pointer keeps the memory.Buffer object alive, and arrow never refills a
+// buffer it handed out in an array), so a hit always means the same bytes.
+type dictCache struct {
+	key    dictKey
+	binary bool
+	text   []byte
+	// spans[k] is where entry k's JSON lies in text; end 0 means not
+	// rendered yet (every rendering is at least two bytes long).
+	spans []dictSpan
+}
+
+type dictKey struct {
+	bufs           [3]*memory.Buffer
+	offset, length int
+}
+
+type dictSpan struct{ start, end int }
+
+// use makes the cache hold the entries of dict, keeping what it holds when
+// dict is the dictionary it already renders.
+func (c *dictCache) use(dict arrow.ArrayData, binary bool) {
+	k := dictKey{offset: dict.Offset(), length: dict.Len()}
+	for i, b := range dict.Buffers() {
+		if i < len(k.bufs) {
+			k.bufs[i] = b
+		}
+	}
+	if c.spans != nil && c.key == k && c.binary == binary {
+		return
+	}
+	c.key, c.binary = k, binary
+	c.text = c.text[:0]
+	if cap(c.spans) >= k.length {
+		c.spans = c.spans[:k.length]
+		clear(c.spans)
+	} else {
+		c.spans = make([]dictSpan, k.length)
+	}
+}
+
+// dictWriter renders a dictionary array of string or binary values by
+// copying each row's entry from the cache.
+func dictWriter(a *array.Dictionary, c *dictCache) (valueWriter, error) {
+	dict := a.Dictionary()
+	var entry func(dst []byte, k int) []byte
+	switch d := dict.(type) {
+	case *array.String:
+		entry = func(dst []byte, k int) []byte { return appendJSONString(dst, d.Value(k)) }
+	case *array.Binary:
+		entry = func(dst []byte, k int) []byte { return appendBase64(dst, d.Value(k)) }
+	default:
+		return nil, fmt.Errorf("%w %s (dictionary of %s)", errUnsupportedArrow, a.DataType(), dict.DataType())
+	}
+	c.use(dict.Data(), dict.DataType().ID() == arrow.BINARY)
+	render := func(dst []byte, k int) []byte {
+		s := &c.spans[k]
+		if s.end == 0 {
+			start := len(c.text)
+			if dict.IsNull(k) {
+				c.text = append(c.text, nullJSON...)
+			} else {
+				c.text = entry(c.text, k)
+			}
+			s.start, s.end = start, len(c.text)
+		}
+		return append(dst, c.text[s.start:s.end]...)
+	}
+	n := dict.Len()
+	switch idx := a.Indices().(type) {
+	case *array.Int8:
+		return indexWriter(a, idx.Int8Values(), n, render)
+	case *array.Int16:
+		return indexWriter(a, idx.Int16Values(), n, render)
+	case *array.Int32:
+		return indexWriter(a, idx.Int32Values(), n, render)
+	case *array.Int64:
+		return indexWriter(a, idx.Int64Values(), n, render)
+	case *array.Uint8:
+		return indexWriter(a, idx.Uint8Values(), n, render)
+	case *array.Uint16:
+		return indexWriter(a, idx.Uint16Values(), n, render)
+	case *array.Uint32:
+		return indexWriter(a, idx.Uint32Values(), n, render)
+	case *array.Uint64:
+		return indexWriter(a, idx.Uint64Values(), n, render)
+	}
+	return nil, fmt.Errorf("%w %s (dictionary indices of %s)", errUnsupportedArrow, a.DataType(), a.Indices().DataType())
+}
+
+// indexWriter checks every non-null index of the batch against the
+// dictionary's length once, here, so that a corrupt index is an error at
+// Reset instead of a panic or another row's value.
+func indexWriter[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64](a *array.Dictionary, vs []T, n int, render func([]byte, int) []byte) (valueWriter, error) {
+	for i, v := range vs {
+		if (v < 0 || uint64(v) >= uint64(n)) && a.IsValid(i) {
+			return nil, fmt.Errorf("dictionary index %d of row %d is outside the dictionary of %d entries", v, i, n)
+		}
+	}
+	return withNulls(a, func(dst []byte, i int) []byte {
+		return render(dst, int(vs[i]))
+	}), nil
+}
+
+// sameUpToDictionary reports whether a record schema is the encoder's,
+// except that string and binary columns may be dictionary-encoded.
+func sameUpToDictionary(rec, enc *arrow.Schema) bool {
+	if rec.NumFields() != enc.NumFields() || !rec.Metadata().Equal(enc.Metadata()) {
+		return false
+	}
+	for i, rf := range rec.Fields() {
+		ef := enc.Field(i)
+		if dt, ok := rf.Type.(*arrow.DictionaryType); ok && ef.Type.ID() != arrow.DICTIONARY {
+			rf.Type = dt.ValueType
+		}
+		if !rf.Equal(ef) {
+			return false
+		}
+	}
+	return true
+}
