@@ -7,10 +7,12 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/redpanda-data/benthos/v4/public/service"
 
 	"github.com/connect-paimon/connect-paimon/internal/rowjson"
 	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -23,7 +25,7 @@ func init() {
 // library's errors already name the warehouse or the table; this layer only
 // names the configuration field a validation error is about.
 func OpenTable(ctx context.Context, cfg Config) (Source, error) {
-	opts := append([]paimon.CatalogOption{paimon.WithStorageOptions(cfg.Storage)}, cfg.Catalog.CatalogOptions()...)
+	opts := append([]paimon.CatalogOption{paimon.WithStorageOptions(cfg.Storage), paimon.WithAllocator(newAllocator())}, cfg.Catalog.CatalogOptions()...)
 	if cfg.warn != nil {
 		opts = append(opts, paimon.WithWarnings(cfg.warn))
 	}
@@ -52,6 +54,14 @@ func OpenTable(ctx context.Context, cfg Config) (Source, error) {
 	}
 	return src, nil
 }
+
+// newAllocator returns the Arrow allocator of one input's reads: a pool of
+// its own (no pool is shared between inputs), so that the buffers of a
+// record batch, released once the prefetcher has encoded it, serve the next
+// batch instead of becoming garbage; the input keeps no Arrow memory past
+// that Release. The input's tests replace it with arrowpool's checking
+// mode, which proves that.
+var newAllocator = func() memory.Allocator { return arrowpool.New(arrowpool.Options{}) }
 
 // tableSource adapts a StreamingScan. Commit runs on the committer goroutine
 // while Next may be polling; StreamingScan.CommitConsumer only uses the

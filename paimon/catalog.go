@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
@@ -31,7 +33,8 @@ type Catalog struct {
 	closer    io.Closer
 	closeOnce sync.Once
 	closeErr  error
-	warn      func(string) // WithWarnings; nil: silent
+	warn      func(string)     // WithWarnings; nil: silent
+	alloc     memory.Allocator // WithAllocator; nil: the Go allocator
 }
 
 // CatalogOption configures OpenCatalog.
@@ -42,6 +45,7 @@ type catalogConfig struct {
 	storage objstore.Options
 	warn    func(string)
 	rest    *RESTOptions
+	alloc   memory.Allocator
 }
 
 // WithWarnings reports problems the catalog's tables recover from but an
@@ -55,6 +59,16 @@ func WithWarnings(warn func(msg string)) CatalogOption {
 // warehouse URI (region, endpoint, credentials, retries, request metrics).
 func WithStorageOptions(o objstore.Options) CatalogOption {
 	return func(c *catalogConfig) { c.storage = o }
+}
+
+// WithAllocator makes mem the Arrow allocator of every read of the
+// catalog's tables that sets none of its own (ReadOptions.Allocator). A
+// pooled allocator (paimon/arrowpool.New) reuses the buffers of released
+// record batches instead of leaving them to the garbage collector; it is
+// only safe with callers that use no Arrow memory after its last Release,
+// which arrowpool.NewChecked verifies in tests.
+func WithAllocator(mem memory.Allocator) CatalogOption {
+	return func(c *catalogConfig) { c.alloc = mem }
 }
 
 // WithFileIO makes the catalog use the given storage instead of choosing one
@@ -87,7 +101,7 @@ func OpenCatalog(ctx context.Context, warehouse string, opts ...CatalogOption) (
 		cfg.fio = fio
 		closer, _ = fio.(io.Closer)
 	}
-	c := &Catalog{warehouse: warehouse, fio: cfg.fio, closer: closer, warn: cfg.warn}
+	c := &Catalog{warehouse: warehouse, fio: cfg.fio, closer: closer, warn: cfg.warn, alloc: cfg.alloc}
 	// On object stores a warehouse is a key prefix: it "exists" when
 	// something lives under it, which a listing tells in one request.
 	ents, err := c.fio.List(ctx, warehouse)
@@ -231,11 +245,18 @@ func (c *Catalog) GetTable(ctx context.Context, name string, opts ...TableOption
 			return nil, fmt.Errorf("branch %q: %w", cfg.branch, err)
 		}
 	}
+	var t *Table
+	var err error
 	if c.rest != nil {
-		return c.rest.getTable(ctx, db, tbl, cfg.branch, c.warn)
+		t, err = c.rest.getTable(ctx, db, tbl, cfg.branch, c.warn)
+	} else {
+		t, err = openTable(ctx, c.fio, fileio.Join(c.warehouse, db+".db", tbl), db+"."+tbl, cfg.branch, c.warn)
 	}
-	root := fileio.Join(c.warehouse, db+".db", tbl)
-	return openTable(ctx, c.fio, root, db+"."+tbl, cfg.branch, c.warn)
+	if err != nil {
+		return nil, err
+	}
+	t.alloc = c.alloc
+	return t, nil
 }
 
 // validateName keeps names from addressing paths outside the warehouse.

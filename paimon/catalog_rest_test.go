@@ -31,7 +31,7 @@ func openREST(t *testing.T, srv *resttest.Server, extra ...paimon.CatalogOption)
 		paimon.WithREST(paimon.RESTOptions{URI: srv.URL, Token: srv.Token}),
 		paimon.WithStorageOptions(objstore.Options{MaxRetries: 3, RetryBaseDelay: time.Millisecond, RetryMaxDelay: 5 * time.Millisecond}),
 	}, extra...)
-	cat, err := paimon.OpenCatalog(context.Background(), srv.WarehouseName, opts...)
+	cat, err := paimon.OpenCatalog(context.Background(), srv.WarehouseName, append(opts, checkedAlloc(t))...)
 	if err == nil {
 		t.Cleanup(func() { _ = cat.Close() })
 	}

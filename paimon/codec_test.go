@@ -35,7 +35,7 @@ func TestUnreadableCodecRefusedAtOpen(t *testing.T) {
 		if err := os.WriteFile(sch, []byte(txt), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cat, err := paimon.OpenCatalog(context.Background(), wh)
+		cat, err := paimon.OpenCatalog(context.Background(), wh, checkedAlloc(t))
 		if err != nil {
 			t.Fatal(err)
 		}

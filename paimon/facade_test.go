@@ -103,7 +103,9 @@ func readCounting(t *testing.T, rd *paimon.Read, splits []*paimon.Split, each fu
 			if each != nil {
 				kinds := rec.Column(0).(*array.String)
 				for i := 0; i < kinds.Len(); i++ {
-					each(kinds.Value(i))
+					// Value aliases the record's buffer, freed by the
+					// next Next: a kept string must be a copy.
+					each(strings.Clone(kinds.Value(i)))
 				}
 			}
 			n += int(rec.NumRows())
@@ -203,7 +205,7 @@ func (c *closeCounter) Close() error { c.closed++; return nil }
 // open. Close is idempotent.
 func TestCatalogCloseOwnership(t *testing.T) {
 	fio := &closeCounter{FileIO: fileio.NewLocal()}
-	cat, err := paimon.OpenCatalog(context.Background(), demoWarehouse(t), paimon.WithFileIO(fio))
+	cat, err := paimon.OpenCatalog(context.Background(), demoWarehouse(t), paimon.WithFileIO(fio), checkedAlloc(t))
 	if err != nil {
 		t.Fatal(err)
 	}

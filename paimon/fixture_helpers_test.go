@@ -40,7 +40,7 @@ func openDemoAt(t *testing.T, wh string, opts ...paimon.CatalogOption) (*paimon.
 func openTableAt(t *testing.T, wh, name string, opts ...paimon.CatalogOption) (*paimon.Catalog, *paimon.Table) {
 	t.Helper()
 	ctx := context.Background()
-	cat, err := paimon.OpenCatalog(ctx, wh, opts...)
+	cat, err := paimon.OpenCatalog(ctx, wh, append(opts, checkedAlloc(t))...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,9 @@ type ReadOptions struct {
 	Filter *predicate.Predicate
 	// BatchSize is the rows per record batch (0: DefaultBatchSize).
 	BatchSize int
-	// Allocator allocates the Arrow buffers (nil: the Go allocator).
+	// Allocator allocates the Arrow buffers (nil: the catalog's
+	// WithAllocator, else the Go allocator). paimon/arrowpool.New is a
+	// pooled one that cuts the garbage of a read.
 	Allocator memory.Allocator
 	// BucketFilter keeps only the buckets it accepts (nil: all).
 	BucketFilter func(bucket int32) bool
@@ -49,9 +51,13 @@ func (o *ReadOptions) readerFor(t *Table, sp *Split) (*read.Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", t.name, err)
 	}
+	mem := o.Allocator
+	if mem == nil {
+		mem = t.alloc
+	}
 	return &read.Reader{
 		FIO: t.fio, Schema: sp.schema, Schemas: t.schemas, Fields: fields,
-		Filter: o.Filter, BatchSize: o.BatchSize, Alloc: o.Allocator, IncludeRowKind: o.IncludeRowKind,
+		Filter: o.Filter, BatchSize: o.BatchSize, Alloc: mem, IncludeRowKind: o.IncludeRowKind,
 		Stats: o.Stats,
 	}, nil
 }

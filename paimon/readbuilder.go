@@ -78,7 +78,11 @@ func (rb *ReadBuilder) WithBatchSize(n int) *ReadBuilder {
 	return rb
 }
 
-// WithAllocator sets the Arrow allocator.
+// WithAllocator sets the Arrow allocator of the reads (nil: the catalog's
+// WithAllocator, else the Go allocator). paimon/arrowpool.New is a pooled
+// allocator that reuses the buffers of released record batches; with it,
+// no Arrow memory (a string from array.String.Value aliases its buffer)
+// may be used after the record's last Release.
 func (rb *ReadBuilder) WithAllocator(mem memory.Allocator) *ReadBuilder {
 	rb.opts.Allocator = mem
 	return rb

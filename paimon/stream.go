@@ -185,7 +185,8 @@ func (b *StreamReadBuilder) WithBatchSize(n int) *StreamReadBuilder {
 	return b
 }
 
-// WithAllocator sets the Arrow allocator of the reads.
+// WithAllocator sets the Arrow allocator of the reads, as
+// ReadBuilder.WithAllocator.
 func (b *StreamReadBuilder) WithAllocator(mem memory.Allocator) *StreamReadBuilder {
 	b.opts.Allocator = mem
 	return b

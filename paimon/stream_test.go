@@ -62,7 +62,7 @@ func (w *writer) append(start, count int, part string) {
 
 func (w *writer) table(ctx context.Context) *paimon.Table {
 	w.t.Helper()
-	cat, err := paimon.OpenCatalog(ctx, w.wh)
+	cat, err := paimon.OpenCatalog(ctx, w.wh, checkedAlloc(w.t))
 	if err != nil {
 		w.t.Fatal(err)
 	}

@@ -93,7 +93,8 @@ type StreamConfig struct {
 	EmitEmptyPlans bool
 	// BatchSize is the rows per record batch (0: DefaultBatchSize).
 	BatchSize int
-	// Allocator allocates the Arrow buffers (nil: the Go allocator).
+	// Allocator allocates the Arrow buffers (nil: the catalog's
+	// WithAllocator, else the Go allocator); see ReadOptions.Allocator.
 	Allocator memory.Allocator
 	// Stats, when set, counts what the reads opened.
 	Stats *ReadStats

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
@@ -33,6 +35,7 @@ type Table struct {
 	snapshots *snapshot.Manager
 	history   *snapshot.History
 	manifests *manifest.Decoder
+	alloc     memory.Allocator // the catalog's WithAllocator; nil: the Go allocator
 }
 
 // OpenTable opens the table stored at root (its directory) directly,

@@ -21,7 +21,7 @@ import (
 // (TestFixtures, case filter_id).
 func TestORCRowIndexSkipsRowGroups(t *testing.T) {
 	ctx := context.Background()
-	cat, err := paimon.OpenCatalog(ctx, filepath.Join(fixturesDir(t), "warehouse"))
+	cat, err := paimon.OpenCatalog(ctx, filepath.Join(fixturesDir(t), "warehouse"), CheckedAlloc(t))
 	if err != nil {
 		t.Fatal(err)
 	}

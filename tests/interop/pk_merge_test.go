@@ -37,7 +37,7 @@ func TestPKMergeLive(t *testing.T) {
 // merged every copy of a key would aggregate the older ones again.
 func TestPKMergeLayout(t *testing.T) {
 	ctx := context.Background()
-	cat, err := paimon.OpenCatalog(ctx, filepath.Join(pkMergeFixturesDir(), "warehouse"))
+	cat, err := paimon.OpenCatalog(ctx, filepath.Join(pkMergeFixturesDir(), "warehouse"), CheckedAlloc(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -142,7 +142,7 @@ func runPKCases(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	cat, err := paimon.OpenCatalog(ctx, filepath.Join(dir, "warehouse"))
+	cat, err := paimon.OpenCatalog(ctx, filepath.Join(dir, "warehouse"), CheckedAlloc(t))
 	if err != nil {
 		t.Fatalf("open catalog %s: %v", dir, err)
 	}

@@ -77,7 +77,7 @@ func runProperty(t *testing.T, dir string, seed uint64) {
 		t.Fatalf("no props-*.json in %s", dir)
 	}
 	ctx := context.Background()
-	cat, err := paimon.OpenCatalog(ctx, filepath.Join(dir, "warehouse"))
+	cat, err := paimon.OpenCatalog(ctx, filepath.Join(dir, "warehouse"), CheckedAlloc(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 func TestCountRowsMatchesReadSplits(t *testing.T) {
 	ctx := context.Background()
 	dir := fixturesDir(t)
-	cat, err := paimon.OpenCatalog(ctx, filepath.Join(dir, "warehouse"))
+	cat, err := paimon.OpenCatalog(ctx, filepath.Join(dir, "warehouse"), CheckedAlloc(t))
 	if err != nil {
 		t.Fatal(err)
 	}

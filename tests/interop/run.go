@@ -8,7 +8,23 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
 )
+
+// CheckedAlloc is the catalog option every interop suite opens its catalogs
+// with: reads allocate through arrowpool's checking mode, so a use of Arrow
+// memory after its Release faults instead of passing (a pooled allocator
+// would turn it into wrong rows), and a double or foreign Free fails t.
+func CheckedAlloc(t testing.TB) paimon.CatalogOption {
+	t.Helper()
+	c := arrowpool.NewChecked()
+	t.Cleanup(func() {
+		if err := c.Err(); err != nil {
+			t.Errorf("checked allocator: %v", err)
+		}
+	})
+	return paimon.WithAllocator(c)
+}
 
 // RunCases replays every case through cat, one subtest each (writer/table[@branch]/case): the
 // expected file (relative to dir) must hold the number of rows the cases file says, and the

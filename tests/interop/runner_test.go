@@ -11,11 +11,35 @@ import (
 	"testing"
 
 	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
 )
 
 // TestFixtures runs every committed case (or those in PAIMON_INTEROP_DIR) through the library.
 func TestFixtures(t *testing.T) {
 	runCases(t, fixturesDir(t))
+}
+
+// TestFixturesPooled runs every committed case through one pooled allocator
+// shared by all of them, the input's default: buffers reused dirty from
+// earlier reads (other tables, types and formats) must not change a row.
+// TestFixtures proves no Arrow memory is used after its Release; this one
+// that what the pool hands out is as good as fresh memory.
+func TestFixturesPooled(t *testing.T) {
+	dir := fixturesDir(t)
+	cases, err := LoadCases(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := arrowpool.New(arrowpool.Options{})
+	ctx := context.Background()
+	cat, err := paimon.OpenCatalog(ctx, filepath.Join(dir, "warehouse"), paimon.WithAllocator(pool))
+	if err != nil {
+		t.Fatalf("open catalog %s: %v", dir, err)
+	}
+	RunCases(t, ctx, cat, dir, cases, "through a pooled allocator")
+	if st := pool.Stats(); st.Reused == 0 {
+		t.Fatalf("the pool reused no buffer (%+v): the test proves nothing", st)
+	}
 }
 
 func runCases(t *testing.T, dir string) {
@@ -24,7 +48,7 @@ func runCases(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	cat, err := paimon.OpenCatalog(ctx, filepath.Join(dir, "warehouse"))
+	cat, err := paimon.OpenCatalog(ctx, filepath.Join(dir, "warehouse"), CheckedAlloc(t))
 	if err != nil {
 		t.Fatalf("open catalog %s: %v", dir, err)
 	}

@@ -201,7 +201,7 @@ func TestStreamFollowsPypaimonScript(t *testing.T) {
 	if ev := read(); ev.Event != "created" {
 		t.Fatalf("want created, got %+v", ev)
 	}
-	cat, err := paimon.OpenCatalog(ctx, wh)
+	cat, err := paimon.OpenCatalog(ctx, wh, CheckedAlloc(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func runInteropCases(t *testing.T, root string, opts objstore.Options) int {
 	fio.(io.Closer).Close()
 	t.Logf("uploaded %d files to %s, %d cases", n, root, len(cases))
 
-	cat, err := paimon.OpenCatalog(ctx, root, paimon.WithStorageOptions(opts))
+	cat, err := paimon.OpenCatalog(ctx, root, paimon.WithStorageOptions(opts), interop.CheckedAlloc(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -113,7 +113,7 @@ func TestIdleStreamingPollRequests(t *testing.T) {
 			const polls = 48
 			pm := &pollMarks{FileIO: fio, target: fileio.Join(root, tc.table, "snapshot", fmt.Sprintf("snapshot-%d", tc.next)),
 				limit: polls, cancel: cancel, counter: counter, meter: m}
-			cat, err := paimon.OpenCatalog(ctx, root, paimon.WithFileIO(pm))
+			cat, err := paimon.OpenCatalog(ctx, root, paimon.WithFileIO(pm), interop.CheckedAlloc(t))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -250,7 +250,7 @@ func TestDataFileReadRequests(t *testing.T) {
 				}
 				size += st.Size()
 			}
-			cat, err := paimon.OpenCatalog(ctx, root, paimon.WithStorageOptions(opts))
+			cat, err := paimon.OpenCatalog(ctx, root, paimon.WithStorageOptions(opts), interop.CheckedAlloc(t))
 			if err != nil {
 				t.Fatal(err)
 			}

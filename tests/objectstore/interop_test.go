@@ -53,7 +53,7 @@ func TestInteropMatrixOverS3(t *testing.T) {
 			opts.RequestTimeout = 5 * time.Second
 			counter := newRequestCounter()
 			opts.Metrics = counter.hook
-			cat, err := paimon.OpenCatalog(ctx, "s3://"+bucket+"/fixtures", paimon.WithStorageOptions(opts))
+			cat, err := paimon.OpenCatalog(ctx, "s3://"+bucket+"/fixtures", paimon.WithStorageOptions(opts), interop.CheckedAlloc(t))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/fileiotest"
+	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
 
 // TestORCDataFileRequests reads the committed javagen.orcidx_none table
@@ -56,7 +57,7 @@ func orcRequestsWith(t *testing.T, s *server, m *meter, root string, size int64,
 	opts.Metrics = counter.hook
 	opts.ReadAhead = readAhead
 	ctx := context.Background()
-	cat, err := paimon.OpenCatalog(ctx, root, paimon.WithStorageOptions(opts))
+	cat, err := paimon.OpenCatalog(ctx, root, paimon.WithStorageOptions(opts), interop.CheckedAlloc(t))
 	if err != nil {
 		t.Fatal(err)
 	}
