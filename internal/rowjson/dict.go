@@ -1,11 +1,11 @@
 package rowjson
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // dictCache holds the JSON of the entries of one dictionary (string or
@@ -15,47 +15,70 @@ import (
 //
 // Consecutive batches of one Parquet column chunk carry the same
 // dictionary, but not always the same array: a filter or a deletion vector
-// wraps the same buffers in new array data. The cache is therefore keyed by
-// the dictionary's buffers, offset and length. A buffer's identity cannot
-// be taken by another dictionary while the cache points to it (the
-// pointer keeps the memory.Buffer object alive, and arrow never refills a
-// buffer it handed out in an array), so a hit always means the same bytes.
+// wraps the same buffers in new array data, and the next file may carry the
+// same entries again. The cache is therefore kept while the dictionary has
+// the same offset, length and bytes (validity, offsets and values) as the
+// one it rendered, which it keeps a copy of. Comparing bytes, not buffer
+// identity, is what keeps a hit exact whatever reuses memory: a pooled
+// allocator (paimon/arrowpool) hands a released dictionary's memory to the
+// next one, and arrow-go pools some *memory.Buffer objects itself. The
+// comparison costs one memcmp of the dictionary per batch, next to which
+// rendering every row's entry again is dear.
 type dictCache struct {
-	key    dictKey
-	binary bool
-	text   []byte
+	offset, length int
+	binary         bool
+	// bufs are copies of the dictionary's buffers (nil for an absent one).
+	bufs [3][]byte
+	has  [3]bool
+	text []byte
 	// spans[k] is where entry k's JSON lies in text; end 0 means not
 	// rendered yet (every rendering is at least two bytes long).
 	spans []dictSpan
 }
 
-type dictKey struct {
-	bufs           [3]*memory.Buffer
-	offset, length int
-}
-
 type dictSpan struct{ start, end int }
 
 // use makes the cache hold the entries of dict, keeping what it holds when
-// dict is the dictionary it already renders.
+// dict has the bytes of the dictionary it already renders.
 func (c *dictCache) use(dict arrow.ArrayData, binary bool) {
-	k := dictKey{offset: dict.Offset(), length: dict.Len()}
-	for i, b := range dict.Buffers() {
-		if i < len(k.bufs) {
-			k.bufs[i] = b
-		}
-	}
-	if c.spans != nil && c.key == k && c.binary == binary {
+	if c.spans != nil && c.holds(dict, binary) {
 		return
 	}
-	c.key, c.binary = k, binary
+	c.offset, c.length, c.binary = dict.Offset(), dict.Len(), binary
+	for i := range c.bufs {
+		c.bufs[i], c.has[i] = c.bufs[i][:0], false
+	}
+	for i, b := range dict.Buffers() {
+		if i < len(c.bufs) && b != nil {
+			c.bufs[i], c.has[i] = append(c.bufs[i], b.Bytes()...), true
+		}
+	}
 	c.text = c.text[:0]
-	if cap(c.spans) >= k.length {
-		c.spans = c.spans[:k.length]
+	if cap(c.spans) >= c.length {
+		c.spans = c.spans[:c.length]
 		clear(c.spans)
 	} else {
-		c.spans = make([]dictSpan, k.length)
+		c.spans = make([]dictSpan, c.length)
 	}
+}
+
+// holds reports whether dict is, byte for byte, the dictionary the cache
+// renders.
+func (c *dictCache) holds(dict arrow.ArrayData, binary bool) bool {
+	if dict.Offset() != c.offset || dict.Len() != c.length || binary != c.binary || len(dict.Buffers()) > len(c.bufs) {
+		return false
+	}
+	for i, b := range dict.Buffers() {
+		if (b != nil) != c.has[i] || (b != nil && !bytes.Equal(b.Bytes(), c.bufs[i])) {
+			return false
+		}
+	}
+	for i := len(dict.Buffers()); i < len(c.bufs); i++ {
+		if c.has[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // dictWriter renders a dictionary array of string or binary values by

@@ -294,3 +294,41 @@ func BenchmarkEncodeDictionary(b *testing.B) {
 		})
 	}
 }
+
+// The cache is kept by the dictionary's bytes, not by which buffers hold
+// them: memory that a pooled allocator (or arrow-go's own buffer pools)
+// hands from a released dictionary to the next one, same buffer, same
+// length, new bytes, must render the new entries; and a new dictionary with
+// the same bytes keeps the rendered entries.
+func TestEncodeDictionaryReusedBuffer(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	d := dictArray(t, mem, arrow.PrimitiveTypes.Int32, arrow.BinaryTypes.String,
+		[]*string{strp("alpha"), strp("beta"), nil}, []int{0, 1, 2, -1, 1})
+	defer d.Release()
+	enc, err := NewEncoder(arrow.NewSchema([]arrow.Field{{Name: "c", Type: arrow.BinaryTypes.String, Nullable: true}}, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"c":"alpha"}|{"c":"beta"}|{"c":null}|{"c":null}|{"c":"beta"}`
+	if got := strings.Join(encodeWith(t, enc, d)[0], "|"); got != want {
+		t.Fatalf("first batch %s, want %s", got, want)
+	}
+	// Another batch's dictionary written into the same memory.
+	data := d.Dictionary().Data().Buffers()[2].Bytes()
+	copy(data, "gamma"+"delt")
+	want = `{"c":"gamma"}|{"c":"delt"}|{"c":null}|{"c":null}|{"c":"delt"}`
+	if got := strings.Join(encodeWith(t, enc, d)[0], "|"); got != want {
+		t.Fatalf("after the dictionary's memory was reused: %s, want %s", got, want)
+	}
+	// The same entries in other buffers: the rendered entries are kept.
+	d2 := dictArray(t, mem, arrow.PrimitiveTypes.Int8, arrow.BinaryTypes.String,
+		[]*string{strp("gamma"), strp("delt"), nil}, []int{1})
+	defer d2.Release()
+	text := len(enc.dicts[0].text)
+	if got := strings.Join(encodeWith(t, enc, d2)[0], "|"); got != `{"c":"delt"}` {
+		t.Fatalf("same bytes in new buffers: %s", got)
+	}
+	if len(enc.dicts[0].text) != text {
+		t.Error("a dictionary with the same bytes rendered its entries again")
+	}
+}
