@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -137,7 +138,7 @@ func randomPredicate(r *rand.Rand, depth int) string {
 
 // The vectorised Arrow filter must agree with Test row by row.
 func TestFilterMatchesTest(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memory.NewCheckedAllocator(arrowpool.NewChecked())
 	defer mem.AssertSize(t, 0)
 	r := rand.New(rand.NewPCG(1, 2))
 	rec, rows := randomRecord(t, r, 300, mem)

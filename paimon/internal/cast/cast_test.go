@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -119,7 +120,7 @@ func TestScalarCasts(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.from+"->"+c.to, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memory.NewCheckedAllocator(arrowpool.NewChecked())
 			defer mem.AssertSize(t, 0)
 			in := build(t, mem, c.from, c.in...)
 			defer in.Release()
@@ -169,7 +170,7 @@ func TestUnsupported(t *testing.T) {
 // to yy, z (id 3) dropped, w (id 4) added -> NULL; nested inside an ARRAY so
 // element-wise casting is covered, with a null row and a null struct.
 func TestEvolveNested(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memory.NewCheckedAllocator(arrowpool.NewChecked())
 	defer mem.AssertSize(t, 0)
 	from := types.DataType{Root: types.Array, Nullable: true, Element: &types.DataType{Root: types.Row, Nullable: true, Fields: []types.DataField{
 		{ID: 1, Name: "x", Type: typ(t, "INT")},
@@ -211,7 +212,7 @@ func TestEvolveNested(t *testing.T) {
 }
 
 func TestMapValueCast(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memory.NewCheckedAllocator(arrowpool.NewChecked())
 	defer mem.AssertSize(t, 0)
 	from, to := typ(t, "MAP<STRING, INT>"), typ(t, "MAP<STRING, BIGINT>")
 	at, _ := arrowconv.Type(from)

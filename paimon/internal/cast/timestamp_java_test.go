@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -52,7 +53,7 @@ func TestTimestampCastsLikeJava(t *testing.T) {
 		{"TIMESTAMP(6) WITH LOCAL TIME ZONE", "TIME", -500_000, 86_399_500},
 	}
 	for _, c := range cases {
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		mem := memory.NewCheckedAllocator(arrowpool.NewChecked())
 		ft, tt := typ(t, c.from), typ(t, c.to)
 		at, err := arrowconv.Type(ft)
 		if err != nil {
@@ -96,7 +97,7 @@ func TestTimestampCastsLikeJava(t *testing.T) {
 		{"TIMESTAMP(9)", "TIMESTAMP(6)", 1_000_000_123},
 		{"TIMESTAMP(9)", "TIMESTAMP(2) WITH LOCAL TIME ZONE", -1_000_000_000 + 7},
 	} {
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		mem := memory.NewCheckedAllocator(arrowpool.NewChecked())
 		ft, tt := typ(t, c.from), typ(t, c.to)
 		at, err := arrowconv.Type(ft)
 		if err != nil {

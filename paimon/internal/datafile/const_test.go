@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -15,7 +16,7 @@ import (
 // partition type must come out as the Arrow type arrowconv promises, with the
 // value repeated and no leak.
 func TestConstArray(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memory.NewCheckedAllocator(arrowpool.NewChecked())
 	defer mem.AssertSize(t, 0)
 	cases := []struct {
 		typ  types.DataType

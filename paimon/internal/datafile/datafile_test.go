@@ -14,6 +14,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/internal/testenv/canon"
+	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/datafile"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
@@ -65,7 +66,7 @@ func openTableAt(t *testing.T, root string) *table {
 // sorted, checking that nothing leaks.
 func (tb *table) rows(t *testing.T, fields []types.DataField, check func(f *split.DataFile, rec arrow.RecordBatch)) []string {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memory.NewCheckedAllocator(arrowpool.NewChecked())
 	defer mem.AssertSize(t, 0)
 	var out []string
 	for _, sp := range tb.splits {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/internal/testenv/canon"
+	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
@@ -70,7 +71,7 @@ func expectedLines(t *testing.T, name string) []string {
 // and returns the canonical rows.
 func readAll(t *testing.T, path string, opts Options) []string {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memory.NewCheckedAllocator(arrowpool.NewChecked())
 	defer mem.AssertSize(t, 0)
 	opts.Alloc = mem
 	ctx := context.Background()

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -67,7 +68,7 @@ func arrowType(t *testing.T, typ types.DataType) arrow.DataType {
 // error of add/emit.
 func runEngine(t *testing.T, mf mergeFunc, typ types.DataType, recs []rec) (string, RowKind, error) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memory.NewCheckedAllocator(arrowpool.NewChecked())
 	defer mem.AssertSize(t, 0)
 	b := recordsBatch(t, mem, typ, recs)
 	defer func() {
@@ -107,7 +108,8 @@ func runEngine(t *testing.T, mf mergeFunc, typ types.DataType, recs []rec) (stri
 	if a.IsNull(0) {
 		return "NULL", kind, nil
 	}
-	return a.ValueStr(0), kind, nil
+	// A string value aliases a's buffer, released on return.
+	return strings.Clone(a.ValueStr(0)), kind, nil
 }
 
 var (

@@ -15,6 +15,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/internal/testenv/canon"
+	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
@@ -86,7 +87,7 @@ func (fx *fixture) plan(t *testing.T, id int64, kind scan.ManifestKind) *scan.Pl
 // lines, checking that allocations are all released.
 func readAll(t *testing.T, fx *fixture, pl *scan.Plan, fields []types.DataField, raw bool, batch int) []string {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memory.NewCheckedAllocator(arrowpool.NewChecked())
 	defer mem.AssertSize(t, 0)
 	var lines []string
 	for _, sp := range pl.Splits {
