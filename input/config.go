@@ -127,6 +127,9 @@ func (c Config) StreamConfig() paimon.StreamConfig {
 		StreamingReadOverwrite: &overwrite,
 		PollInterval:           c.PollInterval,
 		IncludeRowKind:         c.IncludeRowKind,
+		// Message bodies are encoded by internal/rowjson, which renders
+		// dictionary arrays (each entry escaped once per dictionary).
+		Dictionary: true,
 		// Every snapshot the scan passes becomes a plan, even one it skips
 		// (COMPACT) or whose rows this shard does not own: the tracker can
 		// then move the consumer past it instead of pinning it at the last

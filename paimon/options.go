@@ -34,6 +34,19 @@ type ReadOptions struct {
 	IncludeRowKind bool
 	// Stats, when set, counts the files, bytes and rows reads opened.
 	Stats *ReadStats
+	// Dictionary (default false: every column is a plain array of the
+	// type ArrowSchema gives it) lets a read return a STRING/CHAR/VARCHAR
+	// or BYTES/BINARY/VARBINARY column as an Arrow dictionary array
+	// (dictionary<int32, string|binary>) where a Parquet data file holds
+	// it dictionary-encoded throughout: the dictionary is decoded once per
+	// column chunk and no value is copied per row. It is decided per data
+	// file, so the batches of one read may mix dictionary and plain arrays
+	// for the same column, and a batch's schema (RecordBatch.Schema) then
+	// differs from the reader's (array.RecordReader.Schema) in exactly
+	// those column types. Columns of ORC and Avro files, columns cast by
+	// schema evolution, nested columns and every column of a primary-key
+	// table are always plain.
+	Dictionary bool
 }
 
 // bucketSet is the BucketFilter of an explicit bucket list.
@@ -58,7 +71,7 @@ func (o *ReadOptions) readerFor(t *Table, sp *Split) (*read.Reader, error) {
 	return &read.Reader{
 		FIO: t.fio, Schema: sp.schema, Schemas: t.schemas, Fields: fields,
 		Filter: o.Filter, BatchSize: o.BatchSize, Alloc: mem, IncludeRowKind: o.IncludeRowKind,
-		Stats: o.Stats,
+		Stats: o.Stats, Dictionary: o.Dictionary,
 	}, nil
 }
 

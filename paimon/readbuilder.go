@@ -107,6 +107,14 @@ func (rb *ReadBuilder) WithStats(st *ReadStats) *ReadBuilder {
 	return rb
 }
 
+// WithDictionary lets reads return dictionary-encoded Parquet string and
+// binary columns as Arrow dictionary arrays (ReadOptions.Dictionary;
+// default false: plain arrays).
+func (rb *ReadBuilder) WithDictionary(v bool) *ReadBuilder {
+	rb.opts.Dictionary = v
+	return rb
+}
+
 // ReadFields returns the projected read row type of the table's current
 // schema.
 func (rb *ReadBuilder) ReadFields() []types.DataField {
@@ -322,6 +330,15 @@ const DefaultBatchSize = format.DefaultBatchSize
 func (r *Read) WithStats(st *ReadStats) *Read {
 	nr := *r
 	nr.opts.Stats = st
+	return &nr
+}
+
+// WithDictionary returns a copy of the read that returns dictionary
+// arrays where ReadOptions.Dictionary allows them (v true) or plain arrays
+// only (v false).
+func (r *Read) WithDictionary(v bool) *Read {
+	nr := *r
+	nr.opts.Dictionary = v
 	return &nr
 }
 

@@ -179,6 +179,14 @@ func (b *StreamReadBuilder) WithIncludeRowKind(v bool) *StreamReadBuilder {
 	return b
 }
 
+// WithDictionary lets reads return dictionary-encoded Parquet string and
+// binary columns as Arrow dictionary arrays (ReadOptions.Dictionary;
+// default false: plain arrays).
+func (b *StreamReadBuilder) WithDictionary(v bool) *StreamReadBuilder {
+	b.opts.Dictionary = v
+	return b
+}
+
 // WithBatchSize sets the rows per record batch.
 func (b *StreamReadBuilder) WithBatchSize(n int) *StreamReadBuilder {
 	b.opts.BatchSize = n

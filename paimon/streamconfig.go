@@ -93,6 +93,9 @@ type StreamConfig struct {
 	EmitEmptyPlans bool
 	// BatchSize is the rows per record batch (0: DefaultBatchSize).
 	BatchSize int
+	// Dictionary lets the reads return Arrow dictionary arrays
+	// (ReadOptions.Dictionary; default false: plain arrays).
+	Dictionary bool
 	// Allocator allocates the Arrow buffers (nil: the catalog's
 	// WithAllocator, else the Go allocator); see ReadOptions.Allocator.
 	Allocator memory.Allocator
@@ -278,6 +281,7 @@ func (t *Table) NewStreamingScan(ctx context.Context, cfg StreamConfig) (*Stream
 		WithEmitEmptyPlans(cfg.EmitEmptyPlans).
 		WithIgnoreConsumerProgress(cfg.IgnoreConsumerProgress).
 		WithBatchSize(cfg.BatchSize).
+		WithDictionary(cfg.Dictionary).
 		WithAllocator(cfg.Allocator).
 		WithStats(cfg.Stats).
 		WithConsumerID(cfg.ConsumerID).

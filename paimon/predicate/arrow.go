@@ -92,6 +92,9 @@ func (p *Predicate) evalLeaf(arr arrow.Array, out []bool) error {
 	if arr.Len() != len(out) {
 		return fmt.Errorf("column has %d rows, record %d", arr.Len(), len(out))
 	}
+	if d, ok := arr.(*array.Dictionary); ok {
+		return p.evalDictionary(d, out)
+	}
 	switch p.op {
 	case IsNull, IsNotNull:
 		want := p.op == IsNull
@@ -144,6 +147,29 @@ func (p *Predicate) evalLeaf(arr arrow.Array, out []bool) error {
 	}
 	for i := range out {
 		out[i] = arr.IsValid(i) && opHolds(p.op, cmp(i, 0))
+	}
+	return nil
+}
+
+// evalDictionary evaluates a leaf once per dictionary entry and maps the
+// results through the indices. A row with a null index is null whatever
+// its entry: only IS NULL holds for it, as for a null in a plain column.
+func (p *Predicate) evalDictionary(d *array.Dictionary, out []bool) error {
+	dict := d.Dictionary()
+	entry := make([]bool, dict.Len())
+	if err := p.evalLeaf(dict, entry); err != nil {
+		return err
+	}
+	for i := range out {
+		if d.IsNull(i) {
+			out[i] = p.op == IsNull
+			continue
+		}
+		k := d.GetValueIndex(i)
+		if k < 0 || k >= len(entry) {
+			return fmt.Errorf("dictionary index %d of row %d is outside the dictionary of %d entries: %w", k, i, len(entry), types.ErrCorrupt)
+		}
+		out[i] = entry[k]
 	}
 	return nil
 }

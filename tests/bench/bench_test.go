@@ -117,11 +117,11 @@ func BenchmarkReadWideORC(b *testing.B) {
 func benchReadWide(b *testing.B, table string) {
 	t := openBenchTable(b, table)
 	ctx := context.Background()
-	run := func(b *testing.B, proj []string, mem memory.Allocator) {
+	run := func(b *testing.B, proj []string, mem memory.Allocator, dict bool) {
 		b.ReportAllocs()
 		cpu0 := cpuTime()
 		for b.Loop() {
-			rb := t.NewReadBuilder().WithAllocator(mem)
+			rb := t.NewReadBuilder().WithAllocator(mem).WithDictionary(dict)
 			if proj != nil {
 				rb = rb.WithProjection(proj...)
 			}
@@ -133,11 +133,16 @@ func benchReadWide(b *testing.B, table string) {
 		reportRows(b, wideRows)
 		reportCPU(b, cpu0, wideRows)
 	}
-	b.Run("all", func(b *testing.B) { run(b, nil, nil) })
-	b.Run("proj2", func(b *testing.B) { run(b, proj2[:], nil) })
+	b.Run("all", func(b *testing.B) { run(b, nil, nil, false) })
+	b.Run("proj2", func(b *testing.B) { run(b, proj2[:], nil, false) })
 	// pooled is all through a pool the reader keeps across its reads (as
 	// the input does): the buffers of released batches serve the next.
-	b.Run("pooled", func(b *testing.B) { run(b, nil, arrowpool.New(arrowpool.Options{})) })
+	b.Run("pooled", func(b *testing.B) { run(b, nil, arrowpool.New(arrowpool.Options{}), false) })
+	// The same reads with dictionary arrays allowed (ReadOptions.Dictionary):
+	// pyarrow dictionary-encodes s and tag throughout, so both come back as
+	// dictionaries on bench.wide (ORC: no effect).
+	b.Run("all-dict", func(b *testing.B) { run(b, nil, nil, true) })
+	b.Run("proj2-dict", func(b *testing.B) { run(b, proj2[:], nil, true) })
 }
 
 // BenchmarkRawPqarrow reads the same data files with arrow-go's pqarrow

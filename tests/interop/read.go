@@ -3,6 +3,9 @@ package interop
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv/canon"
 	"github.com/connect-paimon/connect-paimon/paimon"
@@ -44,23 +47,58 @@ func ReadCase(ctx context.Context, cat *paimon.Catalog, c Case) ([]string, error
 }
 
 // ReadSplits reads every split with rd and returns the sorted canonical JSON lines of all
-// their rows.
+// their rows. It reads every split a second time with dictionary arrays allowed
+// (paimon.ReadOptions.Dictionary) and fails unless that read returns the same rows, so every
+// suite that compares reads with an oracle also checks the dictionary read against it.
 func ReadSplits(ctx context.Context, rd *paimon.Read, splits []*paimon.Split) ([]string, error) {
-	var lines []string
+	lines, _, err := readSplits(ctx, rd.WithDictionary(false), splits)
+	if err != nil {
+		return nil, err
+	}
+	// The second read counts nothing: callers check the stats of their read.
+	dict, n, err := readSplits(ctx, rd.WithDictionary(true).WithStats(nil), splits)
+	if err != nil {
+		return nil, fmt.Errorf("read with dictionary arrays: %w", err)
+	}
+	if d := DiffLines(lines, dict); d != "" {
+		return nil, fmt.Errorf("the read with dictionary arrays (%d dictionary columns) differs from the plain read:\n%s", n, d)
+	}
+	DictionaryColumnsRead.Add(n)
+	return lines, nil
+}
+
+// DictionaryColumnsRead counts the dictionary-encoded columns of the batches ReadSplits read
+// with dictionary arrays allowed, so a suite can check that it exercised them.
+var DictionaryColumnsRead atomic.Int64
+
+func readSplits(ctx context.Context, rd *paimon.Read, splits []*paimon.Split) (lines []string, dictCols int64, err error) {
 	for _, sp := range splits {
 		rr, err := rd.Read(ctx, sp)
 		if err != nil {
-			return nil, fmt.Errorf("read split (bucket %d, files %v): %w", sp.Bucket(), sp.Files(), err)
+			return nil, 0, fmt.Errorf("read split (bucket %d, files %v): %w", sp.Bucket(), sp.Files(), err)
 		}
-		l, err := canon.Reader(rr)
+		for rr.Next() {
+			rec := rr.RecordBatch()
+			for _, f := range rec.Schema().Fields() {
+				if f.Type.ID() == arrow.DICTIONARY {
+					dictCols++
+				}
+			}
+			l, err := canon.Record(rec)
+			if err != nil {
+				rr.Release()
+				return nil, 0, fmt.Errorf("split (bucket %d): %w", sp.Bucket(), err)
+			}
+			lines = append(lines, l...)
+		}
+		err = rr.Err()
 		rr.Release()
 		if err != nil {
-			return nil, fmt.Errorf("split (bucket %d): %w", sp.Bucket(), err)
+			return nil, 0, fmt.Errorf("split (bucket %d): %w", sp.Bucket(), err)
 		}
-		lines = append(lines, l...)
 	}
 	sortLines(lines)
-	return lines, nil
+	return lines, dictCols, nil
 }
 
 // CountRows reads one split with rd and returns its row count (benchmarks and request-count

@@ -120,6 +120,8 @@ func writeValue(sb *strings.Builder, arr arrow.Array, i int) error {
 		return nil
 	}
 	switch a := arr.(type) {
+	case *array.Dictionary:
+		return writeValue(sb, a.Dictionary(), a.GetValueIndex(i))
 	case *array.Boolean:
 		sb.WriteString(strconv.FormatBool(a.Value(i)))
 	case *array.Int8:

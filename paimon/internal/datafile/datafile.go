@@ -66,6 +66,11 @@ type Options struct {
 	BatchSize int
 	// Alloc allocates Arrow memory; nil means the Go allocator.
 	Alloc memory.Allocator
+	// Dictionary lets string and binary columns read from the file as they
+	// are (no cast) come back as Arrow dictionary arrays where the format
+	// reader finds that cheaper (format.Options.Dictionary); batch schemas
+	// then carry the dictionary types.
+	Dictionary bool
 	// Skipped and IndexSkipped, when set, count what Filter skipped:
 	// Parquet row groups and ORC stripes, and ORC row-index groups inside
 	// the stripes read.
@@ -147,6 +152,15 @@ func Open(ctx context.Context, f *split.DataFile, o *Options) (*Reader, error) {
 	}
 	r.schema = out
 	fo := format.Options{Fields: fileFields, BatchSize: o.BatchSize, Alloc: o.Alloc, FileSize: meta.FileSize}
+	if o.Dictionary {
+		// Cast columns stay plain: cast works on plain arrays.
+		fo.Dictionary = make([]bool, len(fileFields))
+		for _, cp := range r.cols[:len(o.Fields)] {
+			if cp.src == srcFile && !cp.cast {
+				fo.Dictionary[cp.fileIdx] = true
+			}
+		}
+	}
 	// Java reads ORC LTZ values by the table's current option.
 	legacyLTZ, err := o.ReadSchema.BoolOption("orc.timestamp-ltz.legacy.type", true)
 	if err != nil {
@@ -284,7 +298,7 @@ func (r *Reader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		cols[i] = c
 	}
-	out := array.NewRecordBatch(r.schema, cols, int64(n))
+	out := array.NewRecordBatch(arrowconv.WithDictionaries(r.schema, cols), cols, int64(n))
 	release()
 	return out, nil
 }

@@ -2,10 +2,14 @@ package format
 
 import (
 	"fmt"
+	"os"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // chunkPages counts, over every row group of leaf column col, the data
@@ -80,3 +84,150 @@ func TestDictionaryColumns(t *testing.T) {
 		})
 	}
 }
+
+// With Options.Dictionary, the top-level string columns whose every chunk
+// is dictionary-encoded come back as dictionary arrays (dictColumn) and the
+// others (PLAIN fallback pages, nested leaves, non-string columns) plain,
+// with the same rows as pyarrow's read, in V1 and V2 data pages, and
+// through a deletion vector.
+func TestDictionaryArrays(t *testing.T) {
+	fields := loadFields(t, "dictionary.fields.json")
+	want := expectedLines(t, "dictionary.parquet.expected.jsonl")
+	all := make([]bool, len(fields))
+	for i := range all {
+		all[i] = true
+	}
+	for _, name := range []string{"dictionary.parquet", "dictionary_v2.parquet"} {
+		path := testdata(name)
+		if v2 := firstDataPageType(t, path, 5) == 3; v2 != (name == "dictionary_v2.parquet") {
+			t.Fatalf("%s: V2 data pages %v", name, v2)
+		}
+		// Which leaves are dictionary-only, from the footer's page counts
+		// (leaves 0..5 are the top-level columns id, i, s, dec, d, tag).
+		wantDict := make([]bool, len(fields))
+		sawDict, sawFallback := false, false
+		for leaf, f := range fields[:6] {
+			if f.Type.Root != types.VarChar {
+				continue
+			}
+			_, dict, plain := chunkPages(t, path, leaf)
+			wantDict[leaf] = dict > 0 && plain == 0
+			sawDict = sawDict || wantDict[leaf]
+			sawFallback = sawFallback || plain > 0
+		}
+		if !sawDict || !sawFallback {
+			t.Fatalf("%s should hold a dictionary-only and a fallback string column: %v", name, wantDict)
+		}
+		for _, batch := range []int{0, 1000, 4001, 7} {
+			t.Run(fmt.Sprintf("%s/batch=%d", name, batch), func(t *testing.T) {
+				got, dict := readAllDict(t, path, Options{Fields: fields, BatchSize: batch, Dictionary: all})
+				compareRows(t, got, want)
+				for i := range fields {
+					if dict[i] != wantDict[i] {
+						t.Errorf("column %s: dictionary %v, want %v", fields[i].Name, dict[i], wantDict[i])
+					}
+				}
+			})
+		}
+		t.Run(name+"/deletion vector", func(t *testing.T) {
+			del := everyThird{}
+			plain := readAll(t, path, Options{Fields: fields, Deleted: del})
+			got, dict := readAllDict(t, path, Options{Fields: fields, Deleted: del, Dictionary: all})
+			compareRows(t, got, plain)
+			if len(plain) != len(want)-(len(want)+2)/3 || !slices.Contains(dict, true) {
+				t.Fatalf("%d rows after the deletion vector (of %d); dictionaries %v", len(plain), len(want), dict)
+			}
+		})
+		t.Run(name+"/dictionary column only", func(t *testing.T) {
+			tag := fields[5:6]
+			got, dict := readAllDict(t, path, Options{Fields: tag, Dictionary: []bool{true}})
+			compareRows(t, got, readAll(t, path, Options{Fields: tag}))
+			if !dict[0] {
+				t.Fatal("tag was not read as a dictionary")
+			}
+		})
+	}
+}
+
+// firstDataPageType is the thrift page type of the first data page of leaf
+// col in row group 0, read from the page header (parquet-cpp's encoding
+// statistics say DATA_PAGE for V2 pages too). The header's first field is
+// the type: compact protocol 0x15 (field 1, i32), then a zigzag varint.
+func firstDataPageType(t *testing.T, path string, col int) int {
+	t.Helper()
+	pf, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	cc, err := pf.MetaData().RowGroup(0).ColumnChunk(col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdr := raw[cc.DataPageOffset():]
+	if hdr[0] != 0x15 {
+		t.Fatalf("page header starts with %#x", hdr[0])
+	}
+	return int(hdr[1] >> 1) // zigzag of a small non-negative value
+}
+
+// The hybrid decoder never panics and never reads past its input, whatever
+// the bytes; values it returns fit the bit width.
+func FuzzDecodeHybrid(f *testing.F) {
+	f.Add([]byte{0x06, 0x03}, uint8(2), uint16(3))             // RLE run of 3 × 3
+	f.Add([]byte{0x03, 0x88, 0xc6, 0xfa}, uint8(3), uint16(8)) // one bit-packed group: 0..7
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0x0f}, uint8(32), uint16(100))
+	f.Fuzz(func(t *testing.T, src []byte, bw uint8, n uint16) {
+		out := make([]int32, n)
+		if err := decodeHybrid(src, int(bw%33), out); err != nil {
+			return
+		}
+		if w := bw % 33; w < 32 {
+			for _, v := range out {
+				if uint32(v)>>w != 0 {
+					t.Fatalf("value %d wider than %d bits", v, w)
+				}
+			}
+		}
+	})
+}
+
+// Known encodings: an RLE run, a bit-packed group (the example of the
+// Parquet spec: 0..7 at width 3), and a run cut short by the value count.
+func TestDecodeHybrid(t *testing.T) {
+	for _, c := range []struct {
+		src  []byte
+		bw   int
+		want []int32
+	}{
+		{[]byte{0x06, 0x03}, 2, []int32{3, 3, 3}},
+		{[]byte{0x03, 0x88, 0xc6, 0xfa}, 3, []int32{0, 1, 2, 3, 4, 5, 6, 7}},
+		{[]byte{0x03, 0x88, 0xc6, 0xfa}, 3, []int32{0, 1, 2}},
+		{[]byte{0x04, 0x01, 0x03, 0xff}, 1, []int32{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+		{[]byte{0x0a, 0x34, 0x12}, 16, []int32{0x1234, 0x1234, 0x1234, 0x1234, 0x1234}},
+		{[]byte{0x06}, 0, []int32{0, 0, 0}},
+		{[]byte{0x03}, 0, []int32{0, 0, 0, 0, 0}}, // parquet-java's width-0 bit-packed group
+	} {
+		got := make([]int32, len(c.want))
+		if err := decodeHybrid(c.src, c.bw, got); err != nil {
+			t.Fatalf("%x width %d: %v", c.src, c.bw, err)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%x width %d: %v, want %v", c.src, c.bw, got, c.want)
+		}
+	}
+	for _, bad := range [][]byte{{}, {0x06}, {0x03, 0x88}, {0x80}} {
+		if err := decodeHybrid(bad, 3, make([]int32, 4)); err == nil {
+			t.Errorf("%x: no error", bad)
+		}
+	}
+}
+
+// everyThird deletes the rows at positions divisible by 3.
+type everyThird struct{}
+
+func (everyThird) IsDeleted(pos int64) bool { return pos%3 == 0 }

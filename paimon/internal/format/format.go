@@ -51,6 +51,18 @@ type Options struct {
 	// FileSize, when positive, is the file's size as the manifest records
 	// it; object stores then skip the request that would fetch it.
 	FileSize int64
+	// Dictionary, aligned with Fields, marks the string and binary columns
+	// the caller accepts as Arrow dictionary arrays (dictionary<int32,
+	// string|binary>, see paimon.ReadOptions.Dictionary). A Parquet column
+	// is returned so when it is a top-level BYTE_ARRAY column whose every
+	// column chunk in the file holds dictionary-encoded data pages only
+	// (its footer's encoding statistics say so): the dictionary page is
+	// then decoded once and no value is copied per row. Any other column,
+	// and every ORC and Avro column, is returned plain. The decision is
+	// per file, so the batches of one read may mix both for a column;
+	// batch schemas carry the dictionary type where it is used. nil: all
+	// plain.
+	Dictionary []bool
 	// ORCTimestampLTZNonLegacy is the table option
 	// orc.timestamp-ltz.legacy.type=false (the zero value is Paimon's
 	// default, true): it says how ORC files hold TIMESTAMP WITH LOCAL TIME

@@ -71,6 +71,16 @@ func expectedLines(t *testing.T, name string) []string {
 // and returns the canonical rows.
 func readAll(t *testing.T, path string, opts Options) []string {
 	t.Helper()
+	rows, _ := readAllDict(t, path, opts)
+	return rows
+}
+
+// readAllDict is readAll that also accepts dictionary arrays for the fields
+// opts.Dictionary marks (the dictionary's value type must be the mapped
+// type, and the batch schema must say so), and reports which fields came
+// back as dictionaries in some batch.
+func readAllDict(t *testing.T, path string, opts Options) ([]string, []bool) {
+	t.Helper()
 	mem := memory.NewCheckedAllocator(arrowpool.NewChecked())
 	defer mem.AssertSize(t, 0)
 	opts.Alloc = mem
@@ -84,6 +94,7 @@ func readAll(t *testing.T, path string, opts Options) []string {
 		t.Fatal(err)
 	}
 	var rows []string
+	dict := make([]bool, len(opts.Fields))
 	for {
 		rec, err := r.Next(ctx)
 		if errors.Is(err, io.EOF) {
@@ -92,13 +103,21 @@ func readAll(t *testing.T, path string, opts Options) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !rec.Schema().Equal(want) {
-			t.Fatalf("batch schema\n%s\nwant\n%s", rec.Schema(), want)
-		}
 		for i, c := range rec.Columns() {
-			if !arrow.TypeEqual(c.DataType(), want.Field(i).Type, arrow.CheckMetadata()) {
-				t.Fatalf("column %d type %s, want %s", i, c.DataType(), want.Field(i).Type)
+			wt := want.Field(i).Type
+			if dt, ok := c.DataType().(*arrow.DictionaryType); ok && i < len(opts.Dictionary) && opts.Dictionary[i] {
+				if !arrow.TypeEqual(dt.ValueType, wt) || !arrow.TypeEqual(rec.Schema().Field(i).Type, dt) {
+					t.Fatalf("column %d: %s in a batch schema of %s, want a dictionary of %s", i, dt, rec.Schema().Field(i).Type, wt)
+				}
+				dict[i] = true
+				continue
 			}
+			if !arrow.TypeEqual(c.DataType(), wt, arrow.CheckMetadata()) {
+				t.Fatalf("column %d type %s, want %s", i, c.DataType(), wt)
+			}
+		}
+		if !rec.Schema().Equal(arrowconv.WithDictionaries(want, rec.Columns())) {
+			t.Fatalf("batch schema\n%s\nwant\n%s", rec.Schema(), want)
 		}
 		lines, err := canon.Record(rec)
 		if err != nil {
@@ -110,7 +129,7 @@ func readAll(t *testing.T, path string, opts Options) []string {
 	if err := r.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return rows
+	return rows, dict
 }
 
 func compareRows(t *testing.T, got, want []string) {

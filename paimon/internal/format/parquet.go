@@ -42,9 +42,11 @@ type parquetReader struct {
 	countOnly int64
 	closed    bool
 
-	// int96 columns decoded outside pqarrow (see int96.go); when every
-	// requested column is one, curLeft counts the rows left in the group.
+	// int96 and dictionary columns decoded outside pqarrow (see int96.go,
+	// dictcol.go); when every requested column is one, curLeft counts the
+	// rows left in the group.
 	int96   []*int96Column
+	dicts   []*dictColumn
 	curLeft int64
 }
 
@@ -95,6 +97,10 @@ func openParquet(ctx context.Context, fio fileio.FileIO, path string, opts Optio
 			r.int96 = append(r.int96, &int96Column{field: len(r.fieldIdx) - 1, leaf: leaf})
 			continue
 		}
+		if dt, ok := r.dictionaryLeaf(len(r.fieldIdx)-1, &mf.Fields[idx]); ok {
+			r.dicts = append(r.dicts, &dictColumn{field: len(r.fieldIdx) - 1, leaf: leaves[0], dt: dt})
+			continue
+		}
 		r.leaves = append(r.leaves, leaves...)
 	}
 
@@ -121,6 +127,76 @@ func openParquet(ctx context.Context, fio fileio.FileIO, path string, opts Optio
 		start += n
 	}
 	return r, nil
+}
+
+// dictionaryLeaf reports whether requested field i is read by a
+// dictColumn: Options.Dictionary asks for it, it is a top-level optional or
+// required BYTE_ARRAY column of a string or binary type, and every chunk
+// of it in the file is dictionary-encoded throughout.
+func (r *parquetReader) dictionaryLeaf(i int, sf *pqarrow.SchemaField) (*arrow.DictionaryType, bool) {
+	if i >= len(r.opts.Dictionary) || !r.opts.Dictionary[i] || !sf.IsLeaf() {
+		return nil, false
+	}
+	md := r.pf.MetaData()
+	col := md.Schema.Column(sf.ColIndex)
+	if col.PhysicalType() != parquet.Types.ByteArray || col.MaxRepetitionLevel() != 0 || col.MaxDefinitionLevel() > 1 {
+		return nil, false
+	}
+	target, err := arrowconv.Type(r.opts.Fields[i].Type)
+	if err != nil || (target.ID() != arrow.STRING && target.ID() != arrow.BINARY) || !dictionaryOnly(md, sf.ColIndex) {
+		return nil, false
+	}
+	return &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: target}, true
+}
+
+// Thrift enum values of the Parquet footer (arrow-go keeps the generated
+// package internal).
+const (
+	pageData   = 0 // PageType.DATA_PAGE
+	pageDataV2 = 3 // PageType.DATA_PAGE_V2
+)
+
+// dictionaryOnly reports whether every column chunk of leaf col holds a
+// dictionary page and dictionary-encoded data pages only. With encoding
+// statistics (pyarrow and parquet-java write them) each data page's
+// encoding is known; without, the chunk's encoding list must not contain
+// PLAIN, which a fallback page would add (PLAIN of a v2 dictionary page
+// is indistinguishable and reads as a fallback: plain arrays, never a
+// wrong row, since pqarrow decodes either way).
+func dictionaryOnly(md *metadata.FileMetaData, col int) bool {
+	if md.FileMetaData == nil || len(md.FileMetaData.RowGroups) == 0 {
+		return false
+	}
+	for g, rg := range md.FileMetaData.RowGroups {
+		if col >= len(rg.Columns) || rg.Columns[col].MetaData == nil {
+			return false // encrypted column metadata
+		}
+		if cc, err := md.RowGroup(g).ColumnChunk(col); err != nil || !cc.HasDictionaryPage() {
+			return false
+		}
+		cm := rg.Columns[col].MetaData
+		if len(cm.EncodingStats) > 0 {
+			for _, st := range cm.EncodingStats {
+				if st.PageType != pageData && st.PageType != pageDataV2 || st.Count == 0 {
+					continue
+				}
+				switch parquet.Encoding(st.Encoding) {
+				case parquet.Encodings.RLEDict, parquet.Encodings.PlainDict:
+				default:
+					return false
+				}
+			}
+			continue
+		}
+		for _, e := range cm.Encodings {
+			switch parquet.Encoding(e) {
+			case parquet.Encodings.RLEDict, parquet.Encodings.PlainDict, parquet.Encodings.RLE, parquet.Encodings.BitPacked:
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func manifestField(fs []pqarrow.SchemaField, name string) int {
@@ -160,7 +236,7 @@ func (r *parquetReader) Next(ctx context.Context) (rec arrow.RecordBatch, err er
 			return r.nextCountOnly()
 		}
 		if len(r.leaves) == 0 {
-			return r.nextInt96Only(ctx)
+			return r.nextOwnOnly(ctx)
 		}
 		if r.cur == nil {
 			if r.next >= len(r.groups) {
@@ -171,7 +247,7 @@ func (r *parquetReader) Next(ctx context.Context) (rec arrow.RecordBatch, err er
 			if err != nil {
 				return nil, fmt.Errorf("read parquet file %s row group %d: %w", r.path, g, err)
 			}
-			if err := r.openInt96(g); err != nil {
+			if err := r.openOwn(g); err != nil {
 				return nil, err
 			}
 			r.curStart = r.starts[r.next]
@@ -234,25 +310,32 @@ func (r *parquetReader) nextCountOnly() (arrow.RecordBatch, error) {
 	return nil, io.EOF
 }
 
-func (r *parquetReader) openInt96(g int) error {
+// openOwn opens the columns decoded outside pqarrow at row group g.
+func (r *parquetReader) openOwn(g int) error {
 	for _, c := range r.int96 {
 		if err := c.open(r.pf, g); err != nil {
 			return fmt.Errorf("read parquet file %s row group %d: %w", r.path, g, err)
 		}
 	}
+	for _, c := range r.dicts {
+		if err := c.open(r.pf, g); err != nil {
+			return fmt.Errorf("read parquet file %s row group %d column %q: %w", r.path, g, r.opts.Fields[c.field].Name, err)
+		}
+	}
 	return nil
 }
 
-// nextInt96Only serves reads whose every column is a top-level INT96 one:
-// batches are cut by row count instead of by a pqarrow reader.
-func (r *parquetReader) nextInt96Only(ctx context.Context) (arrow.RecordBatch, error) {
+// nextOwnOnly serves reads whose every column is decoded outside pqarrow
+// (top-level INT96 and dictionary columns): batches are cut by row count
+// instead of by a pqarrow reader.
+func (r *parquetReader) nextOwnOnly(ctx context.Context) (arrow.RecordBatch, error) {
 	for {
 		if r.curLeft == 0 {
 			if r.next >= len(r.groups) {
 				return nil, io.EOF
 			}
 			g := r.groups[r.next]
-			if err := r.openInt96(g); err != nil {
+			if err := r.openOwn(g); err != nil {
 				return nil, err
 			}
 			r.curLeft = r.pf.MetaData().RowGroup(g).NumRows()
@@ -297,6 +380,18 @@ func (r *parquetReader) shape(raw arrow.RecordBatch, n int64) (arrow.RecordBatch
 		}
 		cols[c.field] = a
 	}
+	for _, c := range r.dicts {
+		a, err := c.read(int(n), r.opts.Alloc)
+		if err != nil {
+			for _, x := range cols {
+				if x != nil {
+					x.Release()
+				}
+			}
+			return nil, fmt.Errorf("read parquet file %s column %q: %w", r.path, r.opts.Fields[c.field].Name, err)
+		}
+		cols[c.field] = a
+	}
 	defer func() {
 		for _, c := range cols {
 			if c != nil {
@@ -306,7 +401,7 @@ func (r *parquetReader) shape(raw arrow.RecordBatch, n int64) (arrow.RecordBatch
 	}()
 	for i, fld := range r.opts.Fields {
 		if cols[i] != nil {
-			continue // INT96, decoded above
+			continue // INT96 or dictionary, decoded above
 		}
 		name := r.fr.Manifest.Fields[r.fieldIdx[i]].Field.Name
 		idx := raw.Schema().FieldIndices(name)
@@ -319,7 +414,7 @@ func (r *parquetReader) shape(raw arrow.RecordBatch, n int64) (arrow.RecordBatch
 		}
 		cols[i] = c
 	}
-	return array.NewRecordBatch(r.schema, cols, n), nil
+	return array.NewRecordBatch(arrowconv.WithDictionaries(r.schema, cols), cols, n), nil
 }
 
 // applyDeletes drops the rows a deletion vector removes. start is the
@@ -364,6 +459,9 @@ func applyDeletes(ctx context.Context, rec arrow.RecordBatch, start int64, opts 
 
 func (r *parquetReader) Close() error {
 	for _, c := range r.int96 {
+		c.close()
+	}
+	for _, c := range r.dicts {
 		c.close()
 	}
 	if r.closed {

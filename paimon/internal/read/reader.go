@@ -48,6 +48,11 @@ type Reader struct {
 	// IncludeRowKind prepends a string column RowKindColumn holding each
 	// row's kind: +I, -U, +U or -D.
 	IncludeRowKind bool
+	// Dictionary lets append-table reads return string and binary columns
+	// as Arrow dictionary arrays where a data file's encoding makes that
+	// cheaper (datafile.Options.Dictionary). Primary-key tables are always
+	// read plain: the merge compares and copies values row by row.
+	Dictionary bool
 }
 
 // RowKindColumn is the name of the row kind column (pypaimon's name).
@@ -115,7 +120,7 @@ func (r *Reader) Read(ctx context.Context, sp *split.Split) (array.RecordReader,
 		ctx: ctx, r: r, sp: sp, out: out, filter: filter, mem: mem,
 		files: datafile.Options{
 			FIO: r.FIO, ReadSchema: r.Schema, Fields: need, PartitionValues: sp.PartitionValues,
-			Filter: filter, BatchSize: r.BatchSize, Alloc: mem,
+			Filter: filter, BatchSize: r.BatchSize, Alloc: mem, Dictionary: r.Dictionary,
 		},
 	}
 	if r.Stats != nil {
@@ -290,7 +295,7 @@ func (p *post) apply(ctx context.Context, rec arrow.RecordBatch, hasKind bool) (
 	for i := 0; i < p.nFields; i++ {
 		cols = append(cols, rec.Column(first+i))
 	}
-	return array.NewRecordBatch(p.out, cols, rec.NumRows()), nil
+	return array.NewRecordBatch(arrowconv.WithDictionaries(p.out, cols), cols, rec.NumRows()), nil
 }
 
 // rowKindStrings is the edge where the library's Int8 row kinds

@@ -6,7 +6,8 @@ file is cut so that the read path sees: dictionaries of thousands of entries (mo
 indices arrow-go resolves at a time), nulls, three row groups each with its own dictionaries,
 dictionaries outgrowing the 16 KiB page-size limit mid-column (later pages of the chunk PLAIN, the
 fallback parquet-java and parquet-cpp share), and dictionary-encoded leaves of lists, structs and
-maps. Outputs: dictionary.parquet, dictionary.fields.json (Options.Fields),
+maps. Outputs: dictionary.parquet (and dictionary_v2.parquet, the same rows in V2 data pages),
+dictionary.fields.json (Options.Fields),
 dictionary.parquet.expected.jsonl (rows as pyarrow reads them back, canonical JSON).
 """
 import decimal
@@ -56,6 +57,13 @@ def main():
                    data_page_size=4 << 10, dictionary_pagesize_limit=16 << 10, compression="zstd")
     back = pq.read_table(os.path.join(HERE, "dictionary.parquet"))
     write_expected("dictionary.parquet.expected.jsonl", back)
+    # The same rows in V2 data pages (levels outside the compressed values), for the
+    # dictionary-array reader; pyarrow reads both files back identically.
+    pq.write_table(tbl, os.path.join(HERE, "dictionary_v2.parquet"), row_group_size=GROUP,
+                   data_page_size=4 << 10, dictionary_pagesize_limit=16 << 10, compression="zstd",
+                   data_page_version="2.0")
+    if pq.read_table(os.path.join(HERE, "dictionary_v2.parquet")) != back:
+        raise SystemExit("dictionary_v2.parquet reads back differently")
     with open(os.path.join(HERE, "dictionary.fields.json"), "w") as f:
         json.dump([{"id": i, "name": n, "type": s} for i, n, s, _, _ in FIELDS], f, indent=1)
         f.write("\n")

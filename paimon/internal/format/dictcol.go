@@ -1,0 +1,358 @@
+package format
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/connect-paimon/connect-paimon/paimon/types"
+)
+
+// A top-level string or binary column whose every chunk is
+// dictionary-encoded throughout (dictionaryOnly) is read here as Arrow
+// dictionary arrays when Options.Dictionary asks for it, in lockstep with
+// the pqarrow batches of the other columns (as INT96 columns are). pqarrow
+// has a read-dictionary mode, but it inserts every decoded dictionary
+// entry into a hash memo table (arrow-go 18.9 BinaryDictionaryBuilder);
+// on bench.wide's 50,000-entry dictionaries that cost more than the plain
+// read it was meant to save (BenchmarkReadWide, issue 16). Here the
+// dictionary page becomes the dictionary array in one pass, and each data
+// page's RLE/bit-packed indices are copied into the batch's indices: no
+// value is hashed or copied per row, and every batch of a row group shares
+// one dictionary (so internal/rowjson renders each entry once).
+
+// dictColumn reads one such column of one row group.
+type dictColumn struct {
+	field  int // index into Options.Fields
+	leaf   int // parquet leaf column index
+	dt     *arrow.DictionaryType
+	maxDef int16
+	pr     file.PageReader
+	dict   arrow.Array // the row group's dictionary (String or Binary)
+
+	// The current data page, decoded: its definition levels (when the
+	// column is optional) and the dictionary indices of its non-null values.
+	defs, idx  []int32
+	rows, pos  int // rows of the page, next row
+	vpos, done int // next index; rows of the row group returned so far
+}
+
+func (c *dictColumn) open(pf *file.Reader, g int) error {
+	c.close()
+	pr, err := pf.RowGroup(g).GetColumnPageReader(c.leaf)
+	if err != nil {
+		return err
+	}
+	c.pr = pr
+	c.maxDef = pf.MetaData().Schema.Column(c.leaf).MaxDefinitionLevel()
+	c.rows, c.pos, c.vpos, c.done = 0, 0, 0, 0
+	return nil
+}
+
+func (c *dictColumn) close() {
+	if c.pr != nil {
+		c.pr.Close()
+		c.pr = nil
+	}
+	if c.dict != nil {
+		c.dict.Release()
+		c.dict = nil
+	}
+}
+
+func corruptf(format string, args ...any) error {
+	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), types.ErrCorrupt)
+}
+
+// read returns the next n rows as a dictionary array over the row group's
+// dictionary.
+func (c *dictColumn) read(n int, mem memory.Allocator) (arrow.Array, error) {
+	idxBuf := memory.NewResizableBuffer(mem)
+	idxBuf.Resize(n * arrow.Int32SizeBytes)
+	out := arrow.Int32Traits.CastFromBytes(idxBuf.Bytes())
+	var valid *memory.Buffer
+	var bits []byte
+	if c.maxDef > 0 {
+		valid = memory.NewResizableBuffer(mem)
+		valid.Resize(int(bitutil.BytesForBits(int64(n))))
+		bits = valid.Bytes()
+		clear(bits)
+	}
+	fail := func(err error) (arrow.Array, error) {
+		idxBuf.Release()
+		if valid != nil {
+			valid.Release()
+		}
+		return nil, err
+	}
+	nulls := 0
+	for i := 0; i < n; {
+		if c.pos == c.rows {
+			if err := c.nextPage(mem); err == io.EOF {
+				return fail(corruptf("dictionary-encoded column chunk ended after %d rows, the row group has more", c.done+i))
+			} else if err != nil {
+				return fail(err)
+			}
+			continue
+		}
+		take := min(n-i, c.rows-c.pos)
+		if c.maxDef == 0 {
+			copy(out[i:i+take], c.idx[c.vpos:c.vpos+take])
+			c.vpos += take
+		} else {
+			for k, d := range c.defs[c.pos : c.pos+take] {
+				if d == int32(c.maxDef) {
+					out[i+k] = c.idx[c.vpos]
+					c.vpos++
+					bitutil.SetBit(bits, i+k)
+				} else {
+					out[i+k] = 0
+					nulls++
+				}
+			}
+		}
+		c.pos += take
+		i += take
+	}
+	c.done += n
+	if valid != nil && nulls == 0 {
+		valid.Release()
+		valid = nil
+	}
+	data := array.NewDataWithDictionary(c.dt, n, []*memory.Buffer{valid, idxBuf}, nulls, 0, c.dict.Data().(*array.Data))
+	idxBuf.Release()
+	if valid != nil {
+		valid.Release()
+	}
+	defer data.Release()
+	return array.MakeFromData(data), nil
+}
+
+// nextPage decodes the chunk's next data page (reading the dictionary page
+// first); io.EOF after the last.
+func (c *dictColumn) nextPage(mem memory.Allocator) error {
+	for c.pr.Next() {
+		switch p := c.pr.Page().(type) {
+		case *file.DictionaryPage:
+			if c.dict != nil {
+				return corruptf("a second dictionary page in one column chunk")
+			}
+			if enc := parquet.Encoding(p.Encoding()); enc != parquet.Encodings.Plain && enc != parquet.Encodings.PlainDict {
+				return corruptf("dictionary page of encoding %s", enc)
+			}
+			d, err := plainByteArrays(p.Data(), int(p.NumValues()), c.dt.ValueType, mem)
+			if err != nil {
+				return err
+			}
+			c.dict = d
+		case *file.DataPageV1:
+			data, n := p.Data(), int(p.NumValues())
+			if c.maxDef > 0 {
+				if p.DefinitionLevelEncoding() != parquet.Encodings.RLE {
+					return fmt.Errorf("definition levels of encoding %s: %w", p.DefinitionLevelEncoding(), types.ErrUnsupported)
+				}
+				if len(data) < 4 {
+					return corruptf("data page of %d bytes has no definition levels", len(data))
+				}
+				l := binary.LittleEndian.Uint32(data)
+				if uint64(l) > uint64(len(data)-4) {
+					return corruptf("definition levels of %d bytes in a data page of %d", l, len(data))
+				}
+				if err := c.decodeDefs(data[4:4+l], n); err != nil {
+					return err
+				}
+				data = data[4+l:]
+			}
+			return c.decodeIndices(parquet.Encoding(p.Encoding()), data, n)
+		case *file.DataPageV2:
+			data, n := p.Data(), int(p.NumValues())
+			rl, dl := int(p.RepetitionLevelByteLen()), int(p.DefinitionLevelByteLen())
+			if rl < 0 || dl < 0 || rl+dl > len(data) {
+				return corruptf("levels of %d+%d bytes in a data page of %d", rl, dl, len(data))
+			}
+			if c.maxDef > 0 {
+				if err := c.decodeDefs(data[rl:rl+dl], n); err != nil {
+					return err
+				}
+			}
+			return c.decodeIndices(parquet.Encoding(p.Encoding()), data[rl+dl:], n)
+		}
+	}
+	if err := c.pr.Err(); err != nil {
+		return err
+	}
+	return io.EOF
+}
+
+func (c *dictColumn) decodeDefs(src []byte, n int) error {
+	c.defs = grow(c.defs, n)
+	if err := decodeHybrid(src, 1, c.defs); err != nil { // maxDef is 1 (dictionaryLeaf)
+		return fmt.Errorf("definition levels: %w", err)
+	}
+	return nil
+}
+
+// decodeIndices decodes the dictionary indices of a data page of n rows
+// (its definition levels already in c.defs) and checks each against the
+// dictionary, so a corrupt index is an error, never another row's value.
+func (c *dictColumn) decodeIndices(enc parquet.Encoding, src []byte, n int) error {
+	if c.dict == nil {
+		return corruptf("data page before the dictionary page")
+	}
+	if enc != parquet.Encodings.RLEDict && enc != parquet.Encodings.PlainDict {
+		// The footer said every data page is dictionary-encoded.
+		return corruptf("data page of encoding %s in a column chunk whose footer says it is dictionary-encoded throughout", enc)
+	}
+	nv := n
+	if c.maxDef > 0 {
+		nv = 0
+		for _, d := range c.defs[:n] {
+			if d == int32(c.maxDef) {
+				nv++
+			}
+		}
+	}
+	c.idx = grow(c.idx, nv)
+	if nv > 0 {
+		if len(src) < 1 {
+			return corruptf("data page has no index bit width")
+		}
+		bw := int(src[0])
+		if bw > 32 {
+			return corruptf("dictionary index bit width %d", bw)
+		}
+		if err := decodeHybrid(src[1:], bw, c.idx); err != nil {
+			return fmt.Errorf("dictionary indices: %w", err)
+		}
+		size := uint32(c.dict.Len())
+		for _, k := range c.idx {
+			if uint32(k) >= size {
+				return corruptf("dictionary index %d outside the dictionary of %d entries", uint32(k), size)
+			}
+		}
+	}
+	c.rows, c.pos, c.vpos = n, 0, 0
+	return nil
+}
+
+func grow(b []int32, n int) []int32 {
+	if cap(b) < n {
+		return make([]int32, n)
+	}
+	return b[:n]
+}
+
+// decodeHybrid decodes len(out) values of Parquet's RLE / bit-packing
+// hybrid encoding (definition levels, dictionary indices) of bit width bw.
+func decodeHybrid(src []byte, bw int, out []int32) error {
+	byteW := (bw + 7) / 8
+	for i := 0; i < len(out); {
+		h, k := binary.Uvarint(src)
+		if k <= 0 {
+			return corruptf("RLE/bit-packed run header truncated after %d of %d values", i, len(out))
+		}
+		src = src[k:]
+		if h&1 == 0 { // a run of one repeated value
+			if len(src) < byteW {
+				return corruptf("RLE run value truncated")
+			}
+			var v uint32
+			for b := 0; b < byteW; b++ {
+				v |= uint32(src[b]) << (8 * b)
+			}
+			src = src[byteW:]
+			if bw < 32 && v>>bw != 0 {
+				// A definition level of 2 for a column whose maximum is 1
+				// would otherwise read as a null.
+				return corruptf("RLE run value %d is wider than %d bits", v, bw)
+			}
+			cnt := min(h>>1, uint64(len(out)-i))
+			for j := range out[i : i+int(cnt)] {
+				out[i+j] = int32(v)
+			}
+			i += int(cnt)
+			continue
+		}
+		groups := h >> 1 // groups of 8 bit-packed values
+		// Width 0 (a one-entry dictionary) packs groups into no bytes:
+		// parquet-java writes such runs.
+		if bw > 0 && (groups > uint64(len(src)) || groups*uint64(bw) > uint64(len(src))) {
+			return corruptf("bit-packed run of %d groups of width %d in %d bytes", groups, bw, len(src))
+		}
+		nbytes := int(min(groups, uint64(len(src)))) * bw
+		take := int(min(groups, uint64(len(out)))) * 8
+		take = min(take, len(out)-i)
+		unpackBits(src[:nbytes], bw, out[i:i+take])
+		src = src[nbytes:]
+		i += take
+	}
+	return nil
+}
+
+// unpackBits reads len(out) values of bw bits, least significant bit
+// first; src holds at least len(out)*bw bits.
+func unpackBits(src []byte, bw int, out []int32) {
+	if bw == 0 {
+		clear(out)
+		return
+	}
+	mask := uint64(1)<<bw - 1
+	var acc uint64
+	var nb, p int
+	for j := range out {
+		for nb < bw {
+			acc |= uint64(src[p]) << nb
+			p++
+			nb += 8
+		}
+		out[j] = int32(acc & mask)
+		acc >>= bw
+		nb -= bw
+	}
+}
+
+// plainByteArrays decodes n PLAIN byte arrays (a 4-byte little-endian
+// length, then the bytes) into an Arrow array of type t (String or Binary).
+func plainByteArrays(src []byte, n int, t arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	if n < 0 || n > len(src)/4 {
+		return nil, corruptf("dictionary page of %d bytes cannot hold %d entries", len(src), n)
+	}
+	offBuf := memory.NewResizableBuffer(mem)
+	offBuf.Resize((n + 1) * arrow.Int32SizeBytes)
+	offs := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
+	valBuf := memory.NewResizableBuffer(mem)
+	valBuf.Resize(len(src) - 4*n)
+	vals := valBuf.Bytes()
+	pos, end := 0, 0
+	for k := 0; k < n; k++ {
+		if len(src)-pos < 4 {
+			offBuf.Release()
+			valBuf.Release()
+			return nil, corruptf("dictionary page truncated at entry %d of %d", k, n)
+		}
+		l := binary.LittleEndian.Uint32(src[pos:])
+		pos += 4
+		if uint64(l) > uint64(len(src)-pos) {
+			offBuf.Release()
+			valBuf.Release()
+			return nil, corruptf("dictionary entry %d of %d bytes overruns the page", k, l)
+		}
+		offs[k] = int32(end)
+		end += copy(vals[end:], src[pos:pos+int(l)])
+		pos += int(l)
+	}
+	offs[n] = int32(end)
+	valBuf.Resize(end)
+	data := array.NewData(t, n, []*memory.Buffer{nil, offBuf, valBuf}, nil, 0, 0)
+	offBuf.Release()
+	valBuf.Release()
+	defer data.Release()
+	return array.MakeFromData(data), nil
+}
