@@ -9,8 +9,12 @@
 # RUNS (default 3) is how often each reader runs (Go benchmarks: -benchtime RUNSx; Java: one cold
 # read, then RUNS warm ones in the same JVM); medians are printed. The rows:
 #
-#   Go library Arrow read     go test ./tests/bench -bench '^BenchmarkReadWide$/^all$'
-#   binary paimon -> drop     connect-paimon run drop.yaml, CPU = the process's user + sys
+#   Go library Arrow read     go test ./tests/bench -bench '^BenchmarkReadWide$/^(all|pooled|all-dict|pooled-dict)$'
+#                             (Go allocator, pooled allocator, dictionary arrays, both)
+#   in-process pipeline       go test ./tests/e2e -bench '^BenchmarkPipelineDrop$'
+#   Benthos floor             go test ./tests/e2e -bench '^BenchmarkBenthosFloor$': ready messages -> drop
+#   binary paimon -> drop     connect-paimon run drop.yaml (and rows_per_message 512), CPU = the
+#                             process's user + sys
 #   ... from versitygw        go test ./tests/bench -run TestObjectStoreDrop (VERSITYGW_BIN):
 #                             the same binary from disk and from s3://, interleaved
 #   raw arrow-go pqarrow      go test ./tests/bench -bench '^BenchmarkRawPqarrow$/^all$'
@@ -48,8 +52,11 @@ echo "== tables"
 "$py" "$here/make_tables.py" --only wide
 
 echo "== go: library Arrow read and raw pqarrow (${runs}x; load $(load))"
-$gotest ./tests/bench/ -run '^$' -bench '^(BenchmarkReadWide|BenchmarkRawPqarrow)$/^all$' -benchtime "${runs}x" -count 1 -benchmem \
+$gotest ./tests/bench/ -run '^$' -bench '^(BenchmarkReadWide|BenchmarkRawPqarrow)$/^(all|pooled|all-dict|pooled-dict)$' -benchtime "${runs}x" -count 1 -benchmem \
   | tee "$out/side-go.txt"
+echo "== go: Benthos' own cost per message, and the in-process pipeline (${runs}x; load $(load))"
+$gotest ./tests/e2e/ -run '^$' -bench '^(BenchmarkBenthosFloor|BenchmarkPipelineDrop)$' -benchtime "${runs}x" -count 1 -benchmem \
+  | tee "$out/side-e2e.txt"
 
 echo "== binary: connect-paimon run, paimon -> drop ($runs runs; load $(load))"
 bin="$out/connect-paimon"
@@ -66,9 +73,13 @@ input:
 output:
   drop: {}
 EOF
+sed 's/end: {at_latest: true}/end: {at_latest: true}\n    rows_per_message: 512/' "$out/side-drop.yaml" > "$out/side-drop512.yaml"
 : > "$out/side-drop.txt"
+: > "$out/side-drop512.txt"
 for i in $(seq "$runs"); do
-  /usr/bin/time -f "wall_s=%e user_s=%U sys_s=%S maxrss_kb=%M" "$bin" run "$out/side-drop.yaml" 2>&1 | tail -1 | tee -a "$out/side-drop.txt"
+  for v in drop drop512; do
+    /usr/bin/time -f "wall_s=%e user_s=%U sys_s=%S maxrss_kb=%M" "$bin" run "$out/side-$v.yaml" 2>&1 | tail -1 | tee -a "$out/side-$v.txt"
+  done
 done
 
 echo "== binary from versitygw: TestObjectStoreDrop, disk and s3:// interleaved ($runs rounds; load $(load))"
@@ -113,26 +124,39 @@ for line in open(out + "/side-go.txt"):
     if m:
         extra = dict((u, float(v)) for v, u in re.findall(r"([\d.e+]+) (\S+)", m.group(4)))
         go[m.group(1)] = (float(m.group(3)) / 1e9, extra)
+for line in open(out + "/side-e2e.txt"):
+    m = re.match(r"^(Benchmark\S+?)(-\d+)?\s+\d+\s+(\d+(?:\.\d+)?) ns/op(.*)$", line)
+    if m:
+        extra = dict((u, float(v)) for v, u in re.findall(r"([\d.e+]+) (\S+)", m.group(4)))
+        go[m.group(1)] = (float(m.group(3)) / 1e9, extra)
+gobench = "go test ./tests/bench/ -run '^$' -bench '^BenchmarkReadWide$/^%s$' -benchtime " + "%dx" % runs
 for name, key, cmd in (
-        ("Go library, Arrow read (ReadBuilder → Arrow records)", "BenchmarkReadWide/all",
-         "go test ./tests/bench/ -run '^$' -bench '^BenchmarkReadWide$/^all$' -benchtime %dx" % runs),
+        ("Go library, Arrow read (ReadBuilder → Arrow records), default Go allocator", "BenchmarkReadWide/all", gobench % "all"),
+        ("Go library, Arrow read, pooled allocator (`WithAllocator(arrowpool.New(...))`, as the input)", "BenchmarkReadWide/pooled", gobench % "pooled"),
+        ("Go library, Arrow read, dictionary arrays (`WithDictionary(true)`)", "BenchmarkReadWide/all-dict", gobench % "all-dict"),
+        ("Go library, Arrow read, pooled + dictionary arrays (what the input reads)", "BenchmarkReadWide/pooled-dict", gobench % "pooled-dict"),
         ("raw arrow-go pqarrow (the decoder floor)", "BenchmarkRawPqarrow/all",
-         "go test ./tests/bench/ -run '^$' -bench '^BenchmarkRawPqarrow$/^all$' -benchtime %dx" % runs)):
+         "go test ./tests/bench/ -run '^$' -bench '^BenchmarkRawPqarrow$/^all$' -benchtime %dx" % runs),
+        ("in-process pipeline paimon → drop (one JSON message per row), no process start", "BenchmarkPipelineDrop",
+         "go test ./tests/e2e/ -run '^$' -bench '^BenchmarkPipelineDrop$' -benchtime %dx" % runs),
+        ("Benthos alone: ready messages → drop, no read, no encoding (the floor per message)", "BenchmarkBenthosFloor",
+         "go test ./tests/e2e/ -run '^$' -bench '^BenchmarkBenthosFloor$' -benchtime %dx" % runs)):
     if key in go:
         s, ex = go[key]
         row(name, ex.get("cpu-µs/row"), s, cmd, "%.0f MB/op allocated" % (ex.get("B/op", 0) / 1e6))
     else:
         row(name, None, None, cmd, "not available: benchmark did not run (see side-go.txt)")
 
-drops = [dict(kv.split("=") for kv in l.split()) for l in open(out + "/side-drop.txt") if l.startswith("wall_s=")]
-if drops:
-    cpu = med(float(d["user_s"]) + float(d["sys_s"]) for d in drops)
-    wall = med(float(d["wall_s"]) for d in drops)
-    rss = med(int(d["maxrss_kb"]) for d in drops) / 1024
-    row("binary `connect-paimon run`, paimon → drop (rows as JSON messages)", cpu * 1e6 / ROWS, wall,
-        "connect-paimon run results/side-drop.yaml, under /usr/bin/time", "%.0f rows/s, peak RSS %.0f MiB, process start included" % (ROWS / wall, rss))
-else:
-    row("binary `connect-paimon run`, paimon → drop", None, None, "connect-paimon run results/side-drop.yaml", "not available: no run finished")
+for v, what in (("drop", "one JSON message per row"), ("drop512", "`rows_per_message: 512`")):
+    drops = [dict(kv.split("=") for kv in l.split()) for l in open(out + "/side-%s.txt" % v) if l.startswith("wall_s=")]
+    if drops:
+        cpu = med(float(d["user_s"]) + float(d["sys_s"]) for d in drops)
+        wall = med(float(d["wall_s"]) for d in drops)
+        rss = med(int(d["maxrss_kb"]) for d in drops) / 1024
+        row("binary `connect-paimon run`, paimon → drop, %s" % what, cpu * 1e6 / ROWS, wall,
+            "connect-paimon run results/side-%s.yaml, under /usr/bin/time" % v, "%.0f rows/s, peak RSS %.0f MiB, process start included" % (ROWS / wall, rss))
+    else:
+        row("binary `connect-paimon run`, paimon → drop, %s" % what, None, None, "connect-paimon run results/side-%s.yaml" % v, "not available: no run finished")
 
 s3 = {}
 for line in open(out + "/side-s3.txt"):

@@ -143,6 +143,8 @@ func benchReadWide(b *testing.B, table string) {
 	// dictionaries on bench.wide (ORC: no effect).
 	b.Run("all-dict", func(b *testing.B) { run(b, nil, nil, true) })
 	b.Run("proj2-dict", func(b *testing.B) { run(b, proj2[:], nil, true) })
+	// pooled-dict is both, which is how the input reads.
+	b.Run("pooled-dict", func(b *testing.B) { run(b, nil, arrowpool.New(arrowpool.Options{}), true) })
 }
 
 // BenchmarkRawPqarrow reads the same data files with arrow-go's pqarrow
