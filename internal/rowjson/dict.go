@@ -95,53 +95,73 @@ func dictWriter(a *array.Dictionary, c *dictCache) (valueWriter, error) {
 		return nil, fmt.Errorf("%w %s (dictionary of %s)", errUnsupportedArrow, a.DataType(), dict.DataType())
 	}
 	c.use(dict.Data(), dict.DataType().ID() == arrow.BINARY)
-	render := func(dst []byte, k int) []byte {
-		s := &c.spans[k]
-		if s.end == 0 {
-			start := len(c.text)
-			if dict.IsNull(k) {
-				c.text = append(c.text, nullJSON...)
-			} else {
-				c.text = entry(c.text, k)
-			}
-			s.start, s.end = start, len(c.text)
-		}
-		return append(dst, c.text[s.start:s.end]...)
-	}
+	r := &dictRenderer{c: c, dict: dict, entry: entry}
 	n := dict.Len()
 	switch idx := a.Indices().(type) {
 	case *array.Int8:
-		return indexWriter(a, idx.Int8Values(), n, render)
+		return indexWriter(a, idx.Int8Values(), n, r)
 	case *array.Int16:
-		return indexWriter(a, idx.Int16Values(), n, render)
+		return indexWriter(a, idx.Int16Values(), n, r)
 	case *array.Int32:
-		return indexWriter(a, idx.Int32Values(), n, render)
+		return indexWriter(a, idx.Int32Values(), n, r)
 	case *array.Int64:
-		return indexWriter(a, idx.Int64Values(), n, render)
+		return indexWriter(a, idx.Int64Values(), n, r)
 	case *array.Uint8:
-		return indexWriter(a, idx.Uint8Values(), n, render)
+		return indexWriter(a, idx.Uint8Values(), n, r)
 	case *array.Uint16:
-		return indexWriter(a, idx.Uint16Values(), n, render)
+		return indexWriter(a, idx.Uint16Values(), n, r)
 	case *array.Uint32:
-		return indexWriter(a, idx.Uint32Values(), n, render)
+		return indexWriter(a, idx.Uint32Values(), n, r)
 	case *array.Uint64:
-		return indexWriter(a, idx.Uint64Values(), n, render)
+		return indexWriter(a, idx.Uint64Values(), n, r)
 	}
 	return nil, fmt.Errorf("%w %s (dictionary indices of %s)", errUnsupportedArrow, a.DataType(), a.Indices().DataType())
 }
 
+// dictRenderer renders the entries of one bound dictionary into its cache.
+type dictRenderer struct {
+	c     *dictCache
+	dict  arrow.Array
+	entry func(dst []byte, k int) []byte
+}
+
+// render renders entry k into the cache, the first time a row uses it.
+func (r *dictRenderer) render(k int) dictSpan {
+	c := r.c
+	start := len(c.text)
+	if r.dict.IsNull(k) {
+		c.text = append(c.text, nullJSON...)
+	} else {
+		c.text = r.entry(c.text, k)
+	}
+	c.spans[k] = dictSpan{start, len(c.text)}
+	return c.spans[k]
+}
+
 // indexWriter checks every non-null index of the batch against the
 // dictionary's length once, here, so that a corrupt index is an error at
-// Reset instead of a panic or another row's value.
-func indexWriter[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64](a *array.Dictionary, vs []T, n int, render func([]byte, int) []byte) (valueWriter, error) {
+// Reset instead of a panic or another row's value. The row writer is one
+// closure (null check, cached entry, copy): the string columns it serves
+// are in most tables.
+func indexWriter[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64](a *array.Dictionary, vs []T, n int, r *dictRenderer) (valueWriter, error) {
 	for i, v := range vs {
 		if (v < 0 || uint64(v) >= uint64(n)) && a.IsValid(i) {
 			return nil, fmt.Errorf("dictionary index %d of row %d is outside the dictionary of %d entries", v, i, n)
 		}
 	}
-	return withNulls(a, func(dst []byte, i int) []byte {
-		return render(dst, int(vs[i]))
-	}), nil
+	c := r.c
+	nulls := a.NullN() > 0
+	return func(dst []byte, i int) []byte {
+		if nulls && a.IsNull(i) {
+			return append(dst, nullJSON...)
+		}
+		k := int(vs[i])
+		s := c.spans[k]
+		if s.end == 0 {
+			s = r.render(k)
+		}
+		return append(dst, c.text[s.start:s.end]...)
+	}, nil
 }
 
 // sameUpToDictionary reports whether a record schema is the encoder's,

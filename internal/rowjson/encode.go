@@ -487,18 +487,21 @@ func appendShortDecimal(dst []byte, f float64) ([]byte, bool) {
 		return dst, false
 	}
 	u := uint64(math.Abs(m))
-	k, scale := 4, uint64(10_000)
-	for k > 1 && u%10 == 0 { // f is not integral, so at least one fraction digit stays
-		u /= 10
-		k--
-		scale /= 10
-	}
 	if f < 0 {
 		dst = append(dst, '-')
 	}
-	dst = appendUint(dst, u/scale)
-	dst = append(dst, '.')
-	return appendDigits(dst, u%scale, k), true
+	// Constant divisors (multiplications), then the four fraction digits
+	// without their trailing zeros; f is not integral, so at least one
+	// fraction digit stays.
+	frac := u % 10_000
+	dst = appendUint(dst, u/10_000)
+	hi, lo := frac/100, frac%100
+	digits := [5]byte{'.', digitPairs[2*hi], digitPairs[2*hi+1], digitPairs[2*lo], digitPairs[2*lo+1]}
+	k := 5
+	for k > 2 && digits[k-1] == '0' {
+		k--
+	}
+	return append(dst, digits[:k]...), true
 }
 
 // pow10u64[k] is 10^k.
