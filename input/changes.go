@@ -77,6 +77,19 @@ func newKeyEncoder(schema *arrow.Schema, keys []string) (*keyEncoder, error) {
 	return ke, nil
 }
 
+// clone returns a key encoder of its own for another goroutine (nil for
+// nil: no key).
+func (ke *keyEncoder) clone() (*keyEncoder, error) {
+	if ke == nil {
+		return nil, nil
+	}
+	enc, err := rowjson.NewEncoder(ke.schema)
+	if err != nil {
+		return nil, err
+	}
+	return &keyEncoder{cols: ke.cols, schema: ke.schema, enc: enc}, nil
+}
+
 // encode returns the keys of rec's rows back to back and where each ends;
 // rows drop says are dropped get an empty key, as they get no message.
 func (ke *keyEncoder) encode(rec arrow.RecordBatch, kinds []string, drop func(string) bool) ([]byte, []int, error) {

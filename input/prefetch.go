@@ -3,6 +3,8 @@ package input
 import (
 	"context"
 	"errors"
+	"runtime"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -10,25 +12,48 @@ import (
 	"github.com/connect-paimon/connect-paimon/internal/rowjson"
 )
 
-// A split is read by two goroutines in a pipeline: one decodes record
-// batches (Parquet/Avro, merging, filters), the other renders them as JSON
-// bodies, while the input's ReadBatch builds messages from the bodies. Each
-// stage is about a third of the CPU of a `paimon → drop` pipeline; run one
-// after the other on a single goroutine, decoding and encoding became the
-// critical path and left part of the second core idle (issue 4).
+// A split is read by goroutines in a pipeline: one decodes record batches
+// (Parquet/Avro, merging, filters), encoders render them as JSON bodies,
+// while the input's ReadBatch builds messages from the bodies. Run one after
+// the other on a single goroutine, decoding and encoding became the critical
+// path and left part of the second core idle (issue 4). With several rows
+// per message, encoding is half of what the binary does, so one encoder
+// would bound a split at the rows one core encodes: record batches are
+// encoded by up to encodeWorkers goroutines, each with its own encoder, and
+// handed on in order.
 
 // prefetchDepth is how many encoded record batches may wait beyond the one
 // being delivered: one keeps the stages busy, the second absorbs jitter.
 const prefetchDepth = 2
 
-// decodeDepth is how many decoded record batches may wait for the encoder.
+// decodeDepth is how many decoded record batches may wait for an encoder.
 // Memory stays bounded by a few record batches per input.
 const decodeDepth = 1
 
-// prefetcher owns one split's record reader and the encoder until stop. The
-// reader is only touched by the decoding goroutine and the encoder only by
-// the encoding one, and Arrow records never leave the prefetcher: only
-// encoded bytes do, so no record outlives its reader.
+// maxEncodeWorkers bounds the encoders of one split: more than the cores
+// only adds record batches in memory.
+const maxEncodeWorkers = 4
+
+// encodeWorkers is how many goroutines encode one split's record batches.
+func encodeWorkers() int { return min(runtime.GOMAXPROCS(0), maxEncodeWorkers) }
+
+// encodeJob is one record batch on its way through an encoder; done
+// receives its result, once.
+type encodeJob struct {
+	rec  arrow.RecordBatch
+	done chan encodeResult
+}
+
+type encodeResult struct {
+	rows *encodedRows
+	err  error
+}
+
+// prefetcher owns one split's record reader and the encoders until stop.
+// The reader is only touched by the decoding goroutine and each encoder only
+// by its own goroutine (the first is the cursor's, the others copies), and
+// Arrow records never leave the prefetcher: only encoded bytes do, so no
+// record outlives its reader.
 type prefetcher struct {
 	out  chan *encodedRows
 	quit chan struct{}
@@ -109,44 +134,94 @@ func startPrefetch(ctx context.Context, rr array.RecordReader, enc *rowjson.Enco
 	return pf
 }
 
-// run encodes what decode produces, and returns only once decode has
-// returned too, so that stop may release the reader.
+// run encodes what decode produces, and returns only once decode and the
+// encoders have returned too, so that stop may release the reader.
+//
+// decode → recs → dispatch → jobs → encoders; dispatch also queues each job
+// in order, which run follows, waiting for each job's result in turn. Every
+// record batch is released exactly once: by the encoder that took its job,
+// or by dispatch when the split stops before it was handed on.
 func (pf *prefetcher) run(ctx context.Context, enc *rowjson.Encoder, keys *keyEncoder, drop func(string) bool) {
 	defer close(pf.done)
 	defer close(pf.out)
 	recs := make(chan arrow.RecordBatch, decodeDepth)
-	stopDecode := make(chan struct{})
+	stop := make(chan struct{})
 	var readErr error
 	decoded := make(chan struct{})
 	go func() {
 		defer close(decoded)
 		defer close(recs)
-		readErr = pf.decode(ctx, recs, stopDecode)
-	}()
-	defer func() {
-		close(stopDecode)
-		<-decoded
-		for rec := range recs {
-			rec.Release()
-		}
+		readErr = pf.decode(ctx, recs, stop)
 	}()
 
-	bytesPerRow := 128
-	for rec := range recs {
-		c, err := encodeRecord(enc, rec, drop, bytesPerRow)
-		if err == nil && keys != nil {
-			c.keys, c.keyEnds, err = keys.encode(rec, c.kinds, drop)
+	n := encodeWorkers()
+	jobs := make(chan *encodeJob)
+	order := make(chan *encodeJob, n)
+	var workers sync.WaitGroup
+	for w := 0; w < n; w++ {
+		wenc, wkeys := enc, keys
+		if w > 0 {
+			// Encoders keep per-batch state (bound columns, caches): one each.
+			var err error
+			if wenc, err = rowjson.NewEncoder(enc.Schema()); err == nil {
+				wkeys, err = keys.clone()
+			}
+			if err != nil {
+				n = w
+				break
+			}
 		}
-		rec.Release()
-		if err != nil {
-			pf.err, pf.encodeErr = err, true
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			bytesPerRow := 128
+			for j := range jobs {
+				c, err := encodeRecord(wenc, j.rec, drop, bytesPerRow)
+				if err == nil && wkeys != nil {
+					c.keys, c.keyEnds, err = wkeys.encode(j.rec, c.kinds, drop)
+				}
+				j.rec.Release()
+				if err == nil && c.n > 0 && len(c.body) > 0 {
+					bytesPerRow = len(c.body)/c.n + 1
+				}
+				j.done <- encodeResult{c, err}
+			}
+		}()
+	}
+	dispatched := make(chan struct{})
+	go func() {
+		defer close(dispatched)
+		defer close(jobs)
+		defer close(order)
+		for rec := range recs {
+			j := &encodeJob{rec: rec, done: make(chan encodeResult, 1)}
+			select {
+			case order <- j:
+				jobs <- j // encoders take every job until jobs is closed
+			case <-stop:
+				rec.Release()
+				for rec := range recs { // decode closes recs once it sees stop
+					rec.Release()
+				}
+				return
+			}
+		}
+	}()
+	defer func() {
+		close(stop)
+		<-dispatched
+		workers.Wait()
+		<-decoded
+	}()
+
+	for j := range order {
+		res := <-j.done
+		if res.err != nil {
+			pf.err, pf.encodeErr = res.err, true
 			return
 		}
-		if c.n > 0 && len(c.body) > 0 {
-			bytesPerRow = len(c.body)/c.n + 1
-		}
 		select {
-		case pf.out <- c:
+		case pf.out <- res.rows:
 		case <-pf.quit:
 			pf.err = errPrefetchStopped
 			return
@@ -157,7 +232,7 @@ func (pf *prefetcher) run(ctx context.Context, enc *rowjson.Encoder, keys *keyEn
 			return
 		}
 	}
-	// recs is closed: decode has returned and readErr is set.
+	// order is closed: recs was, so decode has returned and readErr is set.
 	<-decoded
 	pf.err = readErr
 	if pf.err == nil && ctx.Err() != nil {
