@@ -13,6 +13,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/restcatalog/resttest"
+	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
 
 // restDemo serves a copy of the demo warehouse through the in-process fake
@@ -31,7 +32,7 @@ func openREST(t *testing.T, srv *resttest.Server, extra ...paimon.CatalogOption)
 		paimon.WithREST(paimon.RESTOptions{URI: srv.URL, Token: srv.Token}),
 		paimon.WithStorageOptions(objstore.Options{MaxRetries: 3, RetryBaseDelay: time.Millisecond, RetryMaxDelay: 5 * time.Millisecond}),
 	}, extra...)
-	cat, err := paimon.OpenCatalog(context.Background(), srv.WarehouseName, append(opts, checkedAlloc(t))...)
+	cat, err := paimon.OpenCatalog(context.Background(), srv.WarehouseName, append(opts, interop.CheckedAlloc(t))...)
 	if err == nil {
 		t.Cleanup(func() { _ = cat.Close() })
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
 
 // A data-file codec no reader here decodes is refused when the table is opened, naming the
@@ -35,7 +36,7 @@ func TestUnreadableCodecRefusedAtOpen(t *testing.T) {
 		if err := os.WriteFile(sch, []byte(txt), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cat, err := paimon.OpenCatalog(context.Background(), wh, checkedAlloc(t))
+		cat, err := paimon.OpenCatalog(context.Background(), wh, interop.CheckedAlloc(t))
 		if err != nil {
 			t.Fatal(err)
 		}

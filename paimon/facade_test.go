@@ -15,6 +15,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
 
 // demoWarehouse is the committed quickstart table (demo.orders: snapshots
@@ -205,7 +206,7 @@ func (c *closeCounter) Close() error { c.closed++; return nil }
 // open. Close is idempotent.
 func TestCatalogCloseOwnership(t *testing.T) {
 	fio := &closeCounter{FileIO: fileio.NewLocal()}
-	cat, err := paimon.OpenCatalog(context.Background(), demoWarehouse(t), paimon.WithFileIO(fio), checkedAlloc(t))
+	cat, err := paimon.OpenCatalog(context.Background(), demoWarehouse(t), paimon.WithFileIO(fio), interop.CheckedAlloc(t))
 	if err != nil {
 		t.Fatal(err)
 	}

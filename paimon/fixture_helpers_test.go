@@ -7,6 +7,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
 
 // demoCopy copies the committed demo table (demo.orders: 3 snapshots) to a
@@ -40,7 +41,7 @@ func openDemoAt(t *testing.T, wh string, opts ...paimon.CatalogOption) (*paimon.
 func openTableAt(t *testing.T, wh, name string, opts ...paimon.CatalogOption) (*paimon.Catalog, *paimon.Table) {
 	t.Helper()
 	ctx := context.Background()
-	cat, err := paimon.OpenCatalog(ctx, wh, append(opts, checkedAlloc(t))...)
+	cat, err := paimon.OpenCatalog(ctx, wh, append(opts, interop.CheckedAlloc(t))...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func readAll(t *testing.T, ctx context.Context, rb *paimon.ReadBuilder) []string
 func TestPrimaryKeyBatchRead(t *testing.T) {
 	ctx := context.Background()
 	wh := filepath.Join("internal", "mergetree", "testdata", "warehouse")
-	cat, err := paimon.OpenCatalog(ctx, wh, checkedAlloc(t))
+	cat, err := paimon.OpenCatalog(ctx, wh, interop.CheckedAlloc(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -139,7 +139,7 @@ func minus(a, b []string) []string {
 
 func openTable(t *testing.T, ctx context.Context, wh, name string) *paimon.Table {
 	t.Helper()
-	cat, err := paimon.OpenCatalog(ctx, wh, checkedAlloc(t))
+	cat, err := paimon.OpenCatalog(ctx, wh, interop.CheckedAlloc(t))
 	if err != nil {
 		t.Fatal(err)
 	}

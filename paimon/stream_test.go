@@ -17,6 +17,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
 
 // writer drives paimon/testdata/pywriter.py: pypaimon commits into a table
@@ -62,7 +63,7 @@ func (w *writer) append(start, count int, part string) {
 
 func (w *writer) table(ctx context.Context) *paimon.Table {
 	w.t.Helper()
-	cat, err := paimon.OpenCatalog(ctx, w.wh, checkedAlloc(w.t))
+	cat, err := paimon.OpenCatalog(ctx, w.wh, interop.CheckedAlloc(w.t))
 	if err != nil {
 		w.t.Fatal(err)
 	}

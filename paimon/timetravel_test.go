@@ -18,7 +18,7 @@ import (
 func TestSnapshotNReadsSnapshotNSchema(t *testing.T) {
 	ctx := context.Background()
 	wh := filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse")
-	cat, err := paimon.OpenCatalog(ctx, wh, checkedAlloc(t))
+	cat, err := paimon.OpenCatalog(ctx, wh, interop.CheckedAlloc(t))
 	if err != nil {
 		t.Fatal(err)
 	}

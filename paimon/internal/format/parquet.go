@@ -368,29 +368,31 @@ func (r *parquetReader) shape(raw arrow.RecordBatch, n int64) (arrow.RecordBatch
 		defer raw.Release()
 	}
 	cols := make([]arrow.Array, len(r.opts.Fields))
-	for _, c := range r.int96 {
-		a, err := c.read(int(n), r.opts.Fields[c.field].Type, r.opts.Alloc)
+	// The columns decoded outside pqarrow (INT96, dictionary arrays) fill
+	// their places first; on an error the ones read so far are released.
+	direct := func(field int, a arrow.Array, err error) error {
 		if err != nil {
 			for _, x := range cols {
 				if x != nil {
 					x.Release()
 				}
 			}
-			return nil, fmt.Errorf("read parquet file %s column %q: %w", r.path, r.opts.Fields[c.field].Name, err)
+			return fmt.Errorf("read parquet file %s column %q: %w", r.path, r.opts.Fields[field].Name, err)
 		}
-		cols[c.field] = a
+		cols[field] = a
+		return nil
+	}
+	for _, c := range r.int96 {
+		a, err := c.read(int(n), r.opts.Fields[c.field].Type, r.opts.Alloc)
+		if err := direct(c.field, a, err); err != nil {
+			return nil, err
+		}
 	}
 	for _, c := range r.dicts {
 		a, err := c.read(int(n), r.opts.Alloc)
-		if err != nil {
-			for _, x := range cols {
-				if x != nil {
-					x.Release()
-				}
-			}
-			return nil, fmt.Errorf("read parquet file %s column %q: %w", r.path, r.opts.Fields[c.field].Name, err)
+		if err := direct(c.field, a, err); err != nil {
+			return nil, err
 		}
-		cols[c.field] = a
 	}
 	defer func() {
 		for _, c := range cols {
