@@ -526,23 +526,7 @@ func appendUint(dst []byte, u uint64) []byte {
 	if u < 10 {
 		return append(dst, byte('0'+u))
 	}
-	n := decimalLen(u)
-	dst = append(dst, "00000000000000000000"[:n]...)
-	b := dst[len(dst)-n:]
-	i := n
-	for u >= 100 {
-		q := u / 100
-		r := u - q*100
-		b[i-1], b[i-2] = digitPairs[2*r+1], digitPairs[2*r]
-		i -= 2
-		u = q
-	}
-	if u >= 10 {
-		b[1], b[0] = digitPairs[2*u+1], digitPairs[2*u]
-	} else {
-		b[0] = byte('0' + u)
-	}
-	return dst
+	return appendDigits(dst, u, decimalLen(u))
 }
 
 // appendInt writes v in decimal, as strconv.AppendInt(dst, v, 10) does.
@@ -569,26 +553,22 @@ const digitPairs = "00010203040506070809" +
 // appendDigits writes v zero-padded to exactly width digits; v must be below
 // 10^width and width at most 20.
 func appendDigits(dst []byte, v uint64, width int) []byte {
-	var tmp [20]byte
+	dst = append(dst, "00000000000000000000"[:width]...)
+	b := dst[len(dst)-width:]
 	i := width
 	for v >= 100 {
 		q := v / 100
 		r := v - q*100
-		tmp[i-1], tmp[i-2] = digitPairs[2*r+1], digitPairs[2*r]
+		b[i-1], b[i-2] = digitPairs[2*r+1], digitPairs[2*r]
 		i -= 2
 		v = q
 	}
 	if v >= 10 {
-		tmp[i-1], tmp[i-2] = digitPairs[2*v+1], digitPairs[2*v]
-		i -= 2
+		b[i-1], b[i-2] = digitPairs[2*v+1], digitPairs[2*v]
 	} else if i > 0 {
-		tmp[i-1] = byte('0' + v)
-		i--
+		b[i-1] = byte('0' + v)
 	}
-	for ; i > 0; i-- {
-		tmp[i-1] = '0'
-	}
-	return append(dst, tmp[:width]...)
+	return dst
 }
 
 // appendDecimal128 writes unscaled×10^-scale in plain notation with exactly
