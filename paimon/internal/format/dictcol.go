@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -27,6 +28,15 @@ import (
 // page's RLE/bit-packed indices are copied into the batch's indices: no
 // value is hashed or copied per row, and every batch of a row group shares
 // one dictionary (so internal/rowjson renders each entry once).
+//
+// A top-level DECIMAL column stored as FIXED_LEN_BYTE_ARRAY and
+// dictionary-encoded throughout is read here too, with or without the
+// option, since it comes back as the plain Decimal128 array pqarrow
+// returns: each dictionary entry is converted from its big-endian bytes
+// once, and a row costs one 16-byte copy. pqarrow instead gathers the entries' bytes per row, converts each
+// row's bytes, and grows its dictionary copy batch by batch; on bench.wide
+// (whose dec column is such a column) that path was about a sixth of the
+// read (issue 16).
 
 // dictColumn reads one such column of one row group.
 type dictColumn struct {
@@ -36,6 +46,14 @@ type dictColumn struct {
 	maxDef int16
 	pr     file.PageReader
 	dict   arrow.Array // the row group's dictionary (String or Binary)
+
+	// dec, when set, makes this a DECIMAL column of FIXED_LEN_BYTE_ARRAY
+	// values of width bytes: decDict is the row group's dictionary and read
+	// gathers it into plain Decimal128 arrays (dt is then nil).
+	dec      *arrow.Decimal128Type
+	width    int
+	decDict  []decimal128.Num
+	haveDict bool
 
 	// The current data page, decoded: its definition levels (when the
 	// column is optional) and the dictionary indices of its non-null values.
@@ -65,6 +83,15 @@ func (c *dictColumn) close() {
 		c.dict.Release()
 		c.dict = nil
 	}
+	c.decDict, c.haveDict = c.decDict[:0], false
+}
+
+// dictLen is the number of entries of the row group's dictionary.
+func (c *dictColumn) dictLen() int {
+	if c.dec != nil {
+		return len(c.decDict)
+	}
+	return c.dict.Len()
 }
 
 func corruptf(format string, args ...any) error {
@@ -74,6 +101,9 @@ func corruptf(format string, args ...any) error {
 // read returns the next n rows as a dictionary array over the row group's
 // dictionary.
 func (c *dictColumn) read(n int, mem memory.Allocator) (arrow.Array, error) {
+	if c.dec != nil {
+		return c.readDecimals(n, mem)
+	}
 	idxBuf := memory.NewResizableBuffer(mem)
 	idxBuf.Resize(n * arrow.Int32SizeBytes)
 	out := arrow.Int32Traits.CastFromBytes(idxBuf.Bytes())
@@ -135,23 +165,97 @@ func (c *dictColumn) read(n int, mem memory.Allocator) (arrow.Array, error) {
 	return array.MakeFromData(data), nil
 }
 
+// readDecimals returns the next n rows of a decimal column as a plain
+// Decimal128 array: the row's dictionary entry, or zero bytes under a null.
+func (c *dictColumn) readDecimals(n int, mem memory.Allocator) (arrow.Array, error) {
+	valBuf := memory.NewResizableBuffer(mem)
+	valBuf.Resize(n * arrow.Decimal128SizeBytes)
+	out := arrow.Decimal128Traits.CastFromBytes(valBuf.Bytes())
+	var valid *memory.Buffer
+	var bits []byte
+	if c.maxDef > 0 {
+		valid = memory.NewResizableBuffer(mem)
+		valid.Resize(int(bitutil.BytesForBits(int64(n))))
+		bits = valid.Bytes()
+		clear(bits)
+	}
+	nulls := 0
+	for i := 0; i < n; {
+		if c.pos == c.rows {
+			err := c.nextPage(mem)
+			if err == io.EOF {
+				err = corruptf("dictionary-encoded column chunk ended after %d rows, the row group has more", c.done+i)
+			}
+			if err != nil {
+				valBuf.Release()
+				if valid != nil {
+					valid.Release()
+				}
+				return nil, err
+			}
+			continue
+		}
+		take := min(n-i, c.rows-c.pos)
+		if c.maxDef == 0 {
+			for k, x := range c.idx[c.vpos : c.vpos+take] {
+				out[i+k] = c.decDict[x]
+			}
+			c.vpos += take
+		} else {
+			for k, d := range c.defs[c.pos : c.pos+take] {
+				if d == int32(c.maxDef) {
+					out[i+k] = c.decDict[c.idx[c.vpos]]
+					c.vpos++
+					bitutil.SetBit(bits, i+k)
+				} else {
+					out[i+k] = decimal128.Num{}
+					nulls++
+				}
+			}
+		}
+		c.pos += take
+		i += take
+	}
+	c.done += n
+	if valid != nil && nulls == 0 {
+		valid.Release()
+		valid = nil
+	}
+	data := array.NewData(c.dec, n, []*memory.Buffer{valid, valBuf}, nil, nulls, 0)
+	valBuf.Release()
+	if valid != nil {
+		valid.Release()
+	}
+	defer data.Release()
+	return array.MakeFromData(data), nil
+}
+
 // nextPage decodes the chunk's next data page (reading the dictionary page
 // first); io.EOF after the last.
 func (c *dictColumn) nextPage(mem memory.Allocator) error {
 	for c.pr.Next() {
 		switch p := c.pr.Page().(type) {
 		case *file.DictionaryPage:
-			if c.dict != nil {
+			if c.haveDict {
 				return corruptf("a second dictionary page in one column chunk")
 			}
 			if enc := parquet.Encoding(p.Encoding()); enc != parquet.Encodings.Plain && enc != parquet.Encodings.PlainDict {
 				return corruptf("dictionary page of encoding %s", enc)
 			}
-			d, err := plainByteArrays(p.Data(), int(p.NumValues()), c.dt.ValueType, mem)
-			if err != nil {
-				return err
+			if c.dec != nil {
+				d, err := plainDecimals(c.decDict[:0], p.Data(), int(p.NumValues()), c.width)
+				if err != nil {
+					return err
+				}
+				c.decDict = d
+			} else {
+				d, err := plainByteArrays(p.Data(), int(p.NumValues()), c.dt.ValueType, mem)
+				if err != nil {
+					return err
+				}
+				c.dict = d
 			}
-			c.dict = d
+			c.haveDict = true
 		case *file.DataPageV1:
 			data, n := p.Data(), int(p.NumValues())
 			if c.maxDef > 0 {
@@ -203,7 +307,7 @@ func (c *dictColumn) decodeDefs(src []byte, n int) error {
 // (its definition levels already in c.defs) and checks each against the
 // dictionary, so a corrupt index is an error, never another row's value.
 func (c *dictColumn) decodeIndices(enc parquet.Encoding, src []byte, n int) error {
-	if c.dict == nil {
+	if !c.haveDict {
 		return corruptf("data page before the dictionary page")
 	}
 	if enc != parquet.Encodings.RLEDict && enc != parquet.Encodings.PlainDict {
@@ -231,7 +335,7 @@ func (c *dictColumn) decodeIndices(enc parquet.Encoding, src []byte, n int) erro
 		if err := decodeHybrid(src[1:], bw, c.idx); err != nil {
 			return fmt.Errorf("dictionary indices: %w", err)
 		}
-		size := uint32(c.dict.Len())
+		size := uint32(c.dictLen())
 		for _, k := range c.idx {
 			if uint32(k) >= size {
 				return corruptf("dictionary index %d outside the dictionary of %d entries", uint32(k), size)
@@ -355,4 +459,30 @@ func plainByteArrays(src []byte, n int, t arrow.DataType, mem memory.Allocator) 
 	valBuf.Release()
 	defer data.Release()
 	return array.MakeFromData(data), nil
+}
+
+// plainDecimals appends the n PLAIN FIXED_LEN_BYTE_ARRAY values of width
+// bytes of src to dst, each a big-endian two's-complement unscaled decimal
+// (Parquet's DECIMAL), as Decimal128 numbers.
+func plainDecimals(dst []decimal128.Num, src []byte, n, width int) ([]decimal128.Num, error) {
+	if width < 1 || width > 16 || n < 0 || n > len(src)/width {
+		return nil, corruptf("dictionary page of %d bytes cannot hold %d decimals of %d bytes", len(src), n, width)
+	}
+	for k := 0; k < n; k++ {
+		dst = append(dst, bigEndianDecimal(src[k*width:(k+1)*width]))
+	}
+	return dst, nil
+}
+
+// bigEndianDecimal sign-extends a big-endian two's-complement integer of 1
+// to 16 bytes to 128 bits.
+func bigEndianDecimal(b []byte) decimal128.Num {
+	var buf [16]byte
+	if b[0]&0x80 != 0 {
+		for i := range buf[:16-len(b)] {
+			buf[i] = 0xff
+		}
+	}
+	copy(buf[16-len(b):], b)
+	return decimal128.New(int64(binary.BigEndian.Uint64(buf[:8])), binary.BigEndian.Uint64(buf[8:]))
 }

@@ -1,9 +1,12 @@
 package format
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/parquet"
@@ -147,6 +150,97 @@ func TestDictionaryArrays(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The FIXED_LEN_BYTE_ARRAY decimals whose chunks are dictionary-encoded
+// throughout (dec1, dec4, dec8, dec16: widths 1, 4, 8 and 16, nulls,
+// negatives, each precision's extremes) are read by the decimal dictionary
+// path, with and without Options.Dictionary, and come back as the plain
+// Decimal128 arrays pyarrow reads, alone (no pqarrow column beside them)
+// and among the others; dec, whose dictionary outgrows its page limit,
+// stays on pqarrow.
+func TestDictionaryDecimals(t *testing.T) {
+	fields := loadFields(t, "dictionary.fields.json")
+	want := expectedLines(t, "dictionary.parquet.expected.jsonl")
+	all := make([]bool, len(fields))
+	for i := range all {
+		all[i] = true
+	}
+	var decs []int
+	for i, f := range fields {
+		if strings.HasPrefix(f.Name, "dec") && f.Name != "dec" {
+			decs = append(decs, i)
+		}
+	}
+	if len(decs) != 4 {
+		t.Fatalf("decimal columns %v", decs)
+	}
+	for _, name := range []string{"dictionary.parquet", "dictionary_v2.parquet"} {
+		path := testdata(name)
+		t.Run(name, func(t *testing.T) {
+			for _, dictOpt := range [][]bool{nil, all} {
+				r, err := Open(context.Background(), localIO(t), path, Options{Fields: fields, Dictionary: dictOpt})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, c := range r.(*parquetReader).dicts {
+					if c.dec != nil {
+						got = append(got, fields[c.field].Name)
+					}
+				}
+				r.Close()
+				if !slices.Equal(got, []string{"dec1", "dec4", "dec8", "dec16"}) {
+					t.Fatalf("Dictionary %v: decimal dictionary columns %v", dictOpt != nil, got)
+				}
+				for _, batch := range []int{0, 7, 1000} {
+					rows, dict := readAllDict(t, path, Options{Fields: fields, BatchSize: batch, Dictionary: dictOpt})
+					compareRows(t, rows, want)
+					for _, i := range decs {
+						if dict[i] {
+							t.Fatalf("%s came back as a dictionary array", fields[i].Name)
+						}
+					}
+				}
+			}
+			// The decimals alone: every column is read outside pqarrow, so
+			// batches are cut by row count (nextOwnOnly).
+			only := make([]types.DataField, 0, len(decs))
+			wantOnly := make([]string, 0, len(want))
+			for _, i := range decs {
+				only = append(only, fields[i])
+			}
+			for _, line := range want {
+				wantOnly = append(wantOnly, projectLine(t, line, only))
+			}
+			compareRows(t, readAll(t, path, Options{Fields: only, BatchSize: 1000}), wantOnly)
+			var kept []string
+			for pos, line := range wantOnly {
+				if !(everyThird{}).IsDeleted(int64(pos)) {
+					kept = append(kept, line)
+				}
+			}
+			compareRows(t, readAll(t, path, Options{Fields: only, Deleted: everyThird{}}), kept)
+		})
+	}
+}
+
+// projectLine keeps the fields of one canonical JSON line of expected rows.
+func projectLine(t *testing.T, line string, fields []types.DataField) string {
+	t.Helper()
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(line), &all); err != nil {
+		t.Fatal(err)
+	}
+	keep := map[string]json.RawMessage{}
+	for _, f := range fields {
+		keep[f.Name] = all[f.Name]
+	}
+	b, err := json.Marshal(keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // firstDataPageType is the thrift page type of the first data page of leaf

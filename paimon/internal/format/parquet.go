@@ -97,8 +97,9 @@ func openParquet(ctx context.Context, fio fileio.FileIO, path string, opts Optio
 			r.int96 = append(r.int96, &int96Column{field: len(r.fieldIdx) - 1, leaf: leaf})
 			continue
 		}
-		if dt, ok := r.dictionaryLeaf(len(r.fieldIdx)-1, &mf.Fields[idx]); ok {
-			r.dicts = append(r.dicts, &dictColumn{field: len(r.fieldIdx) - 1, leaf: leaves[0], dt: dt})
+		if c := r.dictionaryLeaf(len(r.fieldIdx)-1, &mf.Fields[idx]); c != nil {
+			c.leaf = leaves[0]
+			r.dicts = append(r.dicts, c)
 			continue
 		}
 		r.leaves = append(r.leaves, leaves...)
@@ -129,24 +130,43 @@ func openParquet(ctx context.Context, fio fileio.FileIO, path string, opts Optio
 	return r, nil
 }
 
-// dictionaryLeaf reports whether requested field i is read by a
-// dictColumn: Options.Dictionary asks for it, it is a top-level optional or
-// required BYTE_ARRAY column of a string or binary type, and every chunk
-// of it in the file is dictionary-encoded throughout.
-func (r *parquetReader) dictionaryLeaf(i int, sf *pqarrow.SchemaField) (*arrow.DictionaryType, bool) {
-	if i >= len(r.opts.Dictionary) || !r.opts.Dictionary[i] || !sf.IsLeaf() {
-		return nil, false
+// dictionaryLeaf returns the dictColumn that reads requested field i, or
+// nil. It is a top-level optional or required column every chunk of which
+// in the file is dictionary-encoded throughout, and either a BYTE_ARRAY
+// column of a string or binary type that Options.Dictionary accepts as
+// dictionary arrays, or a FIXED_LEN_BYTE_ARRAY DECIMAL of at most 16 bytes
+// whose precision and scale are the requested type's. The decimals come
+// back as the plain Decimal128 arrays pqarrow would return, so they take
+// this path with or without Options.Dictionary. Anything else goes through
+// pqarrow and conform.
+func (r *parquetReader) dictionaryLeaf(i int, sf *pqarrow.SchemaField) *dictColumn {
+	if !sf.IsLeaf() {
+		return nil
 	}
 	md := r.pf.MetaData()
 	col := md.Schema.Column(sf.ColIndex)
-	if col.PhysicalType() != parquet.Types.ByteArray || col.MaxRepetitionLevel() != 0 || col.MaxDefinitionLevel() > 1 {
-		return nil, false
+	if col.MaxRepetitionLevel() != 0 || col.MaxDefinitionLevel() > 1 {
+		return nil
 	}
 	target, err := arrowconv.Type(r.opts.Fields[i].Type)
-	if err != nil || (target.ID() != arrow.STRING && target.ID() != arrow.BINARY) || !dictionaryOnly(md, sf.ColIndex) {
-		return nil, false
+	if err != nil {
+		return nil
 	}
-	return &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: target}, true
+	switch col.PhysicalType() {
+	case parquet.Types.ByteArray:
+		if i >= len(r.opts.Dictionary) || !r.opts.Dictionary[i] {
+			return nil
+		}
+		if (target.ID() == arrow.STRING || target.ID() == arrow.BINARY) && dictionaryOnly(md, sf.ColIndex) {
+			return &dictColumn{field: i, dt: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: target}}
+		}
+	case parquet.Types.FixedLenByteArray:
+		dec, ok := target.(*arrow.Decimal128Type)
+		if ok && arrow.TypeEqual(sf.Field.Type, dec) && col.TypeLength() >= 1 && col.TypeLength() <= 16 && dictionaryOnly(md, sf.ColIndex) {
+			return &dictColumn{field: i, dec: dec, width: col.TypeLength()}
+		}
+	}
+	return nil
 }
 
 // Thrift enum values of the Parquet footer (arrow-go keeps the generated

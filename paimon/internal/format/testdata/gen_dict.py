@@ -32,7 +32,24 @@ FIELDS = [
     (6, "arr", "ARRAY<STRING>", pa.list_(pa.field("element", pa.string())), True),
     (7, "st", "ROW<a STRING, b INT>", pa.struct([("a", pa.string()), ("b", pa.int32())]), True),
     (8, "m", "MAP<STRING, BIGINT>", pa.map_(pa.string(), pa.int64()), True),
+    # Decimals whose chunks stay dictionary-encoded throughout, at each
+    # FIXED_LEN_BYTE_ARRAY width class pyarrow picks from the precision (1, 4,
+    # 8 and 16 bytes), with nulls, negatives and the extremes of each
+    # precision: the decimal dictionary read (dictcol.go).
+    (9, "dec1", "DECIMAL(2, 1)", pa.decimal128(2, 1), True),
+    (10, "dec4", "DECIMAL(9, 0)", pa.decimal128(9, 0), True),
+    (11, "dec8", "DECIMAL(18, 4)", pa.decimal128(18, 4), True),
+    (12, "dec16", "DECIMAL(38, 10)", pa.decimal128(38, 10), False),
 ]
+
+DEC1 = [decimal.Decimal(v) for v in ("9.9", "-9.9", "0.0", "-0.1", "0.1", "5.5")]
+DEC4 = [decimal.Decimal(v) for v in ("999999999", "-999999999", "0", "-1", "1", "128", "-129", "65536")]
+DEC8 = [decimal.Decimal(v) for v in ("99999999999999.9999", "-99999999999999.9999", "0.0000",
+                                     "-0.0001", "1234.5678", "-2147483648.0001")]
+DEC16 = [decimal.Decimal(v) for v in ("9999999999999999999999999999.9999999999",
+                                      "-9999999999999999999999999999.9999999999",
+                                      "0E-10", "-0.0000000001", "18446744073709551616.0000000001",
+                                      "-9223372036854775808.5")]
 
 
 def row(x):
@@ -46,6 +63,10 @@ def row(x):
         "arr": None if x % 11 == 0 else [None if k == 2 else "e%d" % ((x + k) % 1500) for k in range(x % 4)],
         "st": None if x % 13 == 0 else {"a": "a%d" % (x % 2000), "b": None if x % 2 == 0 else x % 1700},
         "m": None if x % 17 == 0 else [("k%d" % k, x % 1800 + k) for k in range(x % 3)],
+        "dec1": None if x % 4 == 0 else DEC1[x % len(DEC1)],
+        "dec4": None if x % 6 == 1 else DEC4[x % len(DEC4)],
+        "dec8": None if x % 10 == 3 else DEC8[x % len(DEC8)],
+        "dec16": DEC16[x % len(DEC16)],
     }
 
 
