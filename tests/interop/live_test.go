@@ -62,4 +62,5 @@ func TestLive(t *testing.T) {
 	}
 	runCases(t, out)
 	t.Run("property", func(t *testing.T) { runProperty(t, out, propertySeed(t)) })
+	t.Run("bounds", func(t *testing.T) { runBounds(t, out) })
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/binrow"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/manifest"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
@@ -391,6 +392,13 @@ func (p *Planner) statsMayMatch(ctx context.Context, f *manifest.DataFileMeta) (
 	if err1 != nil || err2 != nil {
 		return true, nil
 	}
+	// ORC's writer pads CHAR(n) values to n characters and records the
+	// padded values in its statistics, which Java's OrcSimpleStatsExtractor
+	// copies into the manifest; the reader returns the values right-trimmed.
+	// A bound "ab0  " above the value "ab0" would prune files holding
+	// matching rows, so CHAR bounds of ORC files are unknown.
+	fileFormat, _ := format.FormatOf(f.FileName)
+	padsChar := fileFormat == format.ORC
 	target := p.Schema.Fields
 	tMin := make([]any, len(target))
 	tMax := make([]any, len(target))
@@ -410,6 +418,12 @@ func (p *Planner) statsMayMatch(ctx context.Context, f *manifest.DataFileMeta) (
 		if statsFields[j].Type.WithNullable(true).String() != tf.Type.WithNullable(true).String() {
 			continue
 		}
+		if j < len(f.ValueStats.NullCounts) {
+			tNulls[i] = f.ValueStats.NullCounts[j]
+		}
+		if padsChar && tf.Type.Root == types.Char {
+			continue
+		}
 		if j < len(minV) {
 			tMin[i] = minV[j]
 		}
@@ -418,9 +432,6 @@ func (p *Planner) statsMayMatch(ctx context.Context, f *manifest.DataFileMeta) (
 			if m, ok := tMax[i].(string); ok && strings.HasSuffix(m, "?") && fileSchema.StatsMayRoundUpMax(statsFields[j].Name) {
 				tMax[i] = nil // may be a lone surrogate Java wrote as '?': no bound
 			}
-		}
-		if j < len(f.ValueStats.NullCounts) {
-			tNulls[i] = f.ValueStats.NullCounts[j]
 		}
 	}
 	return p.Filter.TestStats(f.RowCount, tMin, tMax, tNulls), nil
