@@ -98,15 +98,32 @@ func corruptf(format string, args ...any) error {
 	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), types.ErrCorrupt)
 }
 
-// read returns the next n rows as a dictionary array over the row group's
-// dictionary.
+// read returns the next n rows: a dictionary array over the row group's
+// dictionary, or for a decimal column a plain Decimal128 array.
 func (c *dictColumn) read(n int, mem memory.Allocator) (arrow.Array, error) {
 	if c.dec != nil {
-		return c.readDecimals(n, mem)
+		return readRows(c, n, mem, c.dec, arrow.Decimal128SizeBytes, arrow.Decimal128Traits.CastFromBytes,
+			func(out []decimal128.Num, idx []int32) {
+				for k, x := range idx {
+					out[k] = c.decDict[x]
+				}
+			})
 	}
-	idxBuf := memory.NewResizableBuffer(mem)
-	idxBuf.Resize(n * arrow.Int32SizeBytes)
-	out := arrow.Int32Traits.CastFromBytes(idxBuf.Bytes())
+	return readRows(c, n, mem, c.dt, arrow.Int32SizeBytes, arrow.Int32Traits.CastFromBytes,
+		func(out []int32, idx []int32) { copy(out, idx) })
+}
+
+// readRows is the one walk over the column's pages for both kinds of
+// dictColumn: it gathers the next n rows into a buffer of T (size bytes
+// each, viewed by cast), put writing the values of a run of non-null rows
+// from their dictionary indices; a null row is T's zero value. dt is the
+// array's type (a dictionary type is given the row group's dictionary).
+// put is called once per run, not per row, so the walk costs no call per
+// value.
+func readRows[T any](c *dictColumn, n int, mem memory.Allocator, dt arrow.DataType, size int, cast func([]byte) []T, put func(out []T, idx []int32)) (arrow.Array, error) {
+	valBuf := memory.NewResizableBuffer(mem)
+	valBuf.Resize(n * size)
+	out := cast(valBuf.Bytes())
 	var valid *memory.Buffer
 	var bits []byte
 	if c.maxDef > 0 {
@@ -115,70 +132,13 @@ func (c *dictColumn) read(n int, mem memory.Allocator) (arrow.Array, error) {
 		bits = valid.Bytes()
 		clear(bits)
 	}
-	fail := func(err error) (arrow.Array, error) {
-		idxBuf.Release()
+	release := func() {
+		valBuf.Release()
 		if valid != nil {
 			valid.Release()
 		}
-		return nil, err
 	}
-	nulls := 0
-	for i := 0; i < n; {
-		if c.pos == c.rows {
-			if err := c.nextPage(mem); err == io.EOF {
-				return fail(corruptf("dictionary-encoded column chunk ended after %d rows, the row group has more", c.done+i))
-			} else if err != nil {
-				return fail(err)
-			}
-			continue
-		}
-		take := min(n-i, c.rows-c.pos)
-		if c.maxDef == 0 {
-			copy(out[i:i+take], c.idx[c.vpos:c.vpos+take])
-			c.vpos += take
-		} else {
-			for k, d := range c.defs[c.pos : c.pos+take] {
-				if d == int32(c.maxDef) {
-					out[i+k] = c.idx[c.vpos]
-					c.vpos++
-					bitutil.SetBit(bits, i+k)
-				} else {
-					out[i+k] = 0
-					nulls++
-				}
-			}
-		}
-		c.pos += take
-		i += take
-	}
-	c.done += n
-	if valid != nil && nulls == 0 {
-		valid.Release()
-		valid = nil
-	}
-	data := array.NewDataWithDictionary(c.dt, n, []*memory.Buffer{valid, idxBuf}, nulls, 0, c.dict.Data().(*array.Data))
-	idxBuf.Release()
-	if valid != nil {
-		valid.Release()
-	}
-	defer data.Release()
-	return array.MakeFromData(data), nil
-}
-
-// readDecimals returns the next n rows of a decimal column as a plain
-// Decimal128 array: the row's dictionary entry, or zero bytes under a null.
-func (c *dictColumn) readDecimals(n int, mem memory.Allocator) (arrow.Array, error) {
-	valBuf := memory.NewResizableBuffer(mem)
-	valBuf.Resize(n * arrow.Decimal128SizeBytes)
-	out := arrow.Decimal128Traits.CastFromBytes(valBuf.Bytes())
-	var valid *memory.Buffer
-	var bits []byte
-	if c.maxDef > 0 {
-		valid = memory.NewResizableBuffer(mem)
-		valid.Resize(int(bitutil.BytesForBits(int64(n))))
-		bits = valid.Bytes()
-		clear(bits)
-	}
+	var zero T
 	nulls := 0
 	for i := 0; i < n; {
 		if c.pos == c.rows {
@@ -187,30 +147,36 @@ func (c *dictColumn) readDecimals(n int, mem memory.Allocator) (arrow.Array, err
 				err = corruptf("dictionary-encoded column chunk ended after %d rows, the row group has more", c.done+i)
 			}
 			if err != nil {
-				valBuf.Release()
-				if valid != nil {
-					valid.Release()
-				}
+				release()
 				return nil, err
 			}
 			continue
 		}
 		take := min(n-i, c.rows-c.pos)
 		if c.maxDef == 0 {
-			for k, x := range c.idx[c.vpos : c.vpos+take] {
-				out[i+k] = c.decDict[x]
-			}
+			put(out[i:i+take], c.idx[c.vpos:c.vpos+take])
 			c.vpos += take
 		} else {
+			// Runs of non-null rows go to put together; a null row between
+			// them is zeroed and left out of the validity bitmap.
+			run := 0
 			for k, d := range c.defs[c.pos : c.pos+take] {
 				if d == int32(c.maxDef) {
-					out[i+k] = c.decDict[c.idx[c.vpos]]
-					c.vpos++
 					bitutil.SetBit(bits, i+k)
-				} else {
-					out[i+k] = decimal128.Num{}
-					nulls++
+					run++
+					continue
 				}
+				if run > 0 {
+					put(out[i+k-run:i+k], c.idx[c.vpos:c.vpos+run])
+					c.vpos += run
+					run = 0
+				}
+				out[i+k] = zero
+				nulls++
+			}
+			if run > 0 {
+				put(out[i+take-run:i+take], c.idx[c.vpos:c.vpos+run])
+				c.vpos += run
 			}
 		}
 		c.pos += take
@@ -221,11 +187,13 @@ func (c *dictColumn) readDecimals(n int, mem memory.Allocator) (arrow.Array, err
 		valid.Release()
 		valid = nil
 	}
-	data := array.NewData(c.dec, n, []*memory.Buffer{valid, valBuf}, nil, nulls, 0)
-	valBuf.Release()
-	if valid != nil {
-		valid.Release()
+	var data *array.Data
+	if d, ok := dt.(*arrow.DictionaryType); ok {
+		data = array.NewDataWithDictionary(d, n, []*memory.Buffer{valid, valBuf}, nulls, 0, c.dict.Data().(*array.Data))
+	} else {
+		data = array.NewData(dt, n, []*memory.Buffer{valid, valBuf}, nil, nulls, 0)
 	}
+	release()
 	defer data.Release()
 	return array.MakeFromData(data), nil
 }
