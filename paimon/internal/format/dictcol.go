@@ -53,13 +53,15 @@ type dictColumn struct {
 	dec      *arrow.Decimal128Type
 	width    int
 	decDict  []decimal128.Num
+	decBuf   scratch[decimal128.Num]
 	haveDict bool
 
 	// The current data page, decoded: its definition levels (when the
 	// column is optional) and the dictionary indices of its non-null values.
-	defs, idx  []int32
-	rows, pos  int // rows of the page, next row
-	vpos, done int // next index; rows of the row group returned so far
+	defs, idx      []int32
+	defBuf, idxBuf scratch[int32]
+	rows, pos      int // rows of the page, next row
+	vpos, done     int // next index; rows of the row group returned so far
 }
 
 func (c *dictColumn) open(pf *file.Reader, g int) error {
@@ -83,7 +85,42 @@ func (c *dictColumn) close() {
 		c.dict.Release()
 		c.dict = nil
 	}
-	c.decDict, c.haveDict = c.decDict[:0], false
+	c.decDict, c.haveDict = nil, false
+}
+
+// free returns the column's scratch to its allocator once the file is done.
+func (c *dictColumn) free() {
+	c.close()
+	c.defs, c.idx = nil, nil
+	c.defBuf.free()
+	c.idxBuf.free()
+	c.decBuf.free()
+}
+
+// scratch is a reusable slice of T held in a buffer of the read's
+// allocator. A dictColumn lives as long as its file, so with a pooling
+// allocator (arrowpool, as the input reads) the dictionary and page scratch
+// one file grew serve the next file's instead of becoming garbage: on
+// bench.wide4 they were a quarter of what the read side allocated (issue 16).
+type scratch[T any] struct {
+	buf *memory.Buffer
+}
+
+// get returns n elements of T (size bytes each, viewed by cast), their
+// contents undefined.
+func (s *scratch[T]) get(mem memory.Allocator, n, size int, cast func([]byte) []T) []T {
+	if s.buf == nil {
+		s.buf = memory.NewResizableBuffer(mem)
+	}
+	s.buf.ResizeNoShrink(n * size)
+	return cast(s.buf.Bytes())[:n]
+}
+
+func (s *scratch[T]) free() {
+	if s.buf != nil {
+		s.buf.Release()
+		s.buf = nil
+	}
 }
 
 // dictLen is the number of entries of the row group's dictionary.
@@ -211,11 +248,11 @@ func (c *dictColumn) nextPage(mem memory.Allocator) error {
 				return corruptf("dictionary page of encoding %s", enc)
 			}
 			if c.dec != nil {
-				d, err := plainDecimals(c.decDict[:0], p.Data(), int(p.NumValues()), c.width)
-				if err != nil {
+				n := int(p.NumValues())
+				if err := checkDecimalPage(p.Data(), n, c.width); err != nil {
 					return err
 				}
-				c.decDict = d
+				c.decDict = plainDecimals(c.decBuf.get(mem, n, arrow.Decimal128SizeBytes, arrow.Decimal128Traits.CastFromBytes), p.Data(), c.width)
 			} else {
 				d, err := plainByteArrays(p.Data(), int(p.NumValues()), c.dt.ValueType, mem)
 				if err != nil {
@@ -237,12 +274,12 @@ func (c *dictColumn) nextPage(mem memory.Allocator) error {
 				if uint64(l) > uint64(len(data)-4) {
 					return corruptf("definition levels of %d bytes in a data page of %d", l, len(data))
 				}
-				if err := c.decodeDefs(data[4:4+l], n); err != nil {
+				if err := c.decodeDefs(data[4:4+l], n, mem); err != nil {
 					return err
 				}
 				data = data[4+l:]
 			}
-			return c.decodeIndices(parquet.Encoding(p.Encoding()), data, n)
+			return c.decodeIndices(parquet.Encoding(p.Encoding()), data, n, mem)
 		case *file.DataPageV2:
 			data, n := p.Data(), int(p.NumValues())
 			rl, dl := int(p.RepetitionLevelByteLen()), int(p.DefinitionLevelByteLen())
@@ -250,11 +287,11 @@ func (c *dictColumn) nextPage(mem memory.Allocator) error {
 				return corruptf("levels of %d+%d bytes in a data page of %d", rl, dl, len(data))
 			}
 			if c.maxDef > 0 {
-				if err := c.decodeDefs(data[rl:rl+dl], n); err != nil {
+				if err := c.decodeDefs(data[rl:rl+dl], n, mem); err != nil {
 					return err
 				}
 			}
-			return c.decodeIndices(parquet.Encoding(p.Encoding()), data[rl+dl:], n)
+			return c.decodeIndices(parquet.Encoding(p.Encoding()), data[rl+dl:], n, mem)
 		}
 	}
 	if err := c.pr.Err(); err != nil {
@@ -263,8 +300,8 @@ func (c *dictColumn) nextPage(mem memory.Allocator) error {
 	return io.EOF
 }
 
-func (c *dictColumn) decodeDefs(src []byte, n int) error {
-	c.defs = grow(c.defs, n)
+func (c *dictColumn) decodeDefs(src []byte, n int, mem memory.Allocator) error {
+	c.defs = c.defBuf.get(mem, n, arrow.Int32SizeBytes, arrow.Int32Traits.CastFromBytes)
 	if err := decodeHybrid(src, 1, c.defs); err != nil { // maxDef is 1 (dictionaryLeaf)
 		return fmt.Errorf("definition levels: %w", err)
 	}
@@ -274,7 +311,7 @@ func (c *dictColumn) decodeDefs(src []byte, n int) error {
 // decodeIndices decodes the dictionary indices of a data page of n rows
 // (its definition levels already in c.defs) and checks each against the
 // dictionary, so a corrupt index is an error, never another row's value.
-func (c *dictColumn) decodeIndices(enc parquet.Encoding, src []byte, n int) error {
+func (c *dictColumn) decodeIndices(enc parquet.Encoding, src []byte, n int, mem memory.Allocator) error {
 	if !c.haveDict {
 		return corruptf("data page before the dictionary page")
 	}
@@ -291,7 +328,7 @@ func (c *dictColumn) decodeIndices(enc parquet.Encoding, src []byte, n int) erro
 			}
 		}
 	}
-	c.idx = grow(c.idx, nv)
+	c.idx = c.idxBuf.get(mem, nv, arrow.Int32SizeBytes, arrow.Int32Traits.CastFromBytes)
 	if nv > 0 {
 		if len(src) < 1 {
 			return corruptf("data page has no index bit width")
@@ -312,13 +349,6 @@ func (c *dictColumn) decodeIndices(enc parquet.Encoding, src []byte, n int) erro
 	}
 	c.rows, c.pos, c.vpos = n, 0, 0
 	return nil
-}
-
-func grow(b []int32, n int) []int32 {
-	if cap(b) < n {
-		return make([]int32, n)
-	}
-	return b[:n]
 }
 
 // decodeHybrid decodes len(out) values of Parquet's RLE / bit-packing
@@ -429,17 +459,23 @@ func plainByteArrays(src []byte, n int, t arrow.DataType, mem memory.Allocator) 
 	return array.MakeFromData(data), nil
 }
 
-// plainDecimals appends the n PLAIN FIXED_LEN_BYTE_ARRAY values of width
-// bytes of src to dst, each a big-endian two's-complement unscaled decimal
-// (Parquet's DECIMAL), as Decimal128 numbers.
-func plainDecimals(dst []decimal128.Num, src []byte, n, width int) ([]decimal128.Num, error) {
+// checkDecimalPage checks that a dictionary page of src holds n values of
+// width bytes, so a short page is refused rather than read past.
+func checkDecimalPage(src []byte, n, width int) error {
 	if width < 1 || width > 16 || n < 0 || n > len(src)/width {
-		return nil, corruptf("dictionary page of %d bytes cannot hold %d decimals of %d bytes", len(src), n, width)
+		return corruptf("dictionary page of %d bytes cannot hold %d decimals of %d bytes", len(src), n, width)
 	}
-	for k := 0; k < n; k++ {
-		dst = append(dst, bigEndianDecimal(src[k*width:(k+1)*width]))
+	return nil
+}
+
+// plainDecimals fills dst with the len(dst) PLAIN FIXED_LEN_BYTE_ARRAY
+// values of width bytes at the start of src (checkDecimalPage checked it
+// holds them) and returns dst.
+func plainDecimals(dst []decimal128.Num, src []byte, width int) []decimal128.Num {
+	for k := range dst {
+		dst[k] = bigEndianDecimal(src[k*width : (k+1)*width])
 	}
-	return dst, nil
+	return dst
 }
 
 // bigEndianDecimal sign-extends a big-endian two's-complement integer of 1

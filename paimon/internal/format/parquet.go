@@ -484,7 +484,7 @@ func (r *parquetReader) Close() error {
 		c.close()
 	}
 	for _, c := range r.dicts {
-		c.close()
+		c.free()
 	}
 	if r.closed {
 		return nil
