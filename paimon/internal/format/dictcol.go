@@ -406,17 +406,26 @@ func unpackBits(src []byte, bw int, out []int32) {
 		return
 	}
 	mask := uint64(1)<<bw - 1
-	var acc uint64
-	var nb, p int
-	for j := range out {
-		for nb < bw {
-			acc |= uint64(src[p]) << nb
-			p++
-			nb += 8
+	j := 0
+	// Each value is one 8-byte load at its first byte, shifted by its bit
+	// offset (at most 7 + 32 bits: inside the load); the byte-at-a-time
+	// accumulator this replaced was a fifth of a dictionary column's read.
+	for ; j < len(out); j++ {
+		off := j * bw
+		p := off >> 3
+		if p+8 > len(src) {
+			break
 		}
-		out[j] = int32(acc & mask)
-		acc >>= bw
-		nb -= bw
+		out[j] = int32(binary.LittleEndian.Uint64(src[p:]) >> (off & 7) & mask)
+	}
+	// The last values, within 8 bytes of the end: their bytes one by one.
+	for ; j < len(out); j++ {
+		off := j * bw
+		var w uint64
+		for b, p := 0, off>>3; b < 8 && p+b < len(src); b++ {
+			w |= uint64(src[p+b]) << (8 * b)
+		}
+		out[j] = int32(w >> (off & 7) & mask)
 	}
 }
 
