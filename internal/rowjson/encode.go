@@ -423,15 +423,13 @@ func mapWriter(a *array.Map) (valueWriter, error) {
 // appendFloat writes a float as the shortest JSON number that parses back to
 // the same value at its width, and NaN/±Inf, which JSON lacks, as strings.
 // The exponent switch points match encoding/json so outputs look familiar.
+// Normal doubles take appendShortest (ftoa.go); zero, subnormals and FLOAT
+// columns, rare or cheap enough, strconv.
 func appendFloat(dst []byte, f float64, bits int) []byte {
-	abs := math.Abs(f)
-	// The range test is false for NaN and ±Inf, so the common values pay
-	// no separate checks for them.
-	if bits == 64 && abs >= 1e-6 && abs < 1e15 {
-		if out, ok := appendShortDecimal(dst, f); ok {
+	if bits == 64 {
+		if out, ok := appendShortest(dst, f, math.Float64bits(f)); ok {
 			return out
 		}
-		return strconv.AppendFloat(dst, f, 'f', -1, 64)
 	}
 	switch {
 	case math.IsNaN(f):
@@ -441,6 +439,7 @@ func appendFloat(dst []byte, f float64, bits int) []byte {
 	case math.IsInf(f, -1):
 		return append(dst, `"-Infinity"`...)
 	}
+	abs := math.Abs(f)
 	format := byte('f')
 	if abs != 0 {
 		if bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
@@ -458,50 +457,6 @@ func appendFloat(dst []byte, f float64, bits int) []byte {
 		}
 	}
 	return dst
-}
-
-// appendShortDecimal writes f the way strconv's shortest 'f' formatting
-// does, for the common values with at most four fraction digits (prices,
-// halves, integers stored as DOUBLE), without the general shortest-digits
-// search, which was the most expensive part of encoding such columns. Other
-// values cost one multiplication and division before the general path.
-//
-// Why it is exact (callers guarantee 1e-6 <= |f| < 1e15): an integral f
-// below 2^53 is its own shortest form. Otherwise let n = round(f·10^4) with
-// |n| < 10^15. The check float64(n)/10^4 == f holds exactly when the decimal
-// n·10^-4 rounds to f, because n and 10^4 are exact and IEEE division rounds
-// correctly (the classic exact fast path of decimal parsing). Below 2^52 at
-// most one decimal with four fraction digits lies within f's rounding
-// interval, so if the shortest representation has k <= 4 fraction digits,
-// it is n with its 4-k trailing zeros removed; f·10^4 is within 0.25 of n
-// there, so rounding finds it. Anything else falls back.
-func appendShortDecimal(dst []byte, f float64) ([]byte, bool) {
-	if f == math.Trunc(f) {
-		if f < 0 {
-			dst = append(dst, '-')
-		}
-		return appendUint(dst, uint64(math.Abs(f))), true
-	}
-	m := math.Round(f * 1e4)
-	if m >= 1e15 || m <= -1e15 || m/1e4 != f {
-		return dst, false
-	}
-	u := uint64(math.Abs(m))
-	if f < 0 {
-		dst = append(dst, '-')
-	}
-	// Constant divisors (multiplications), then the four fraction digits
-	// without their trailing zeros; f is not integral, so at least one
-	// fraction digit stays.
-	frac := u % 10_000
-	dst = appendUint(dst, u/10_000)
-	hi, lo := frac/100, frac%100
-	digits := [5]byte{'.', digitPairs[2*hi], digitPairs[2*hi+1], digitPairs[2*lo], digitPairs[2*lo+1]}
-	k := 5
-	for k > 2 && digits[k-1] == '0' {
-		k--
-	}
-	return append(dst, digits[:k]...), true
 }
 
 // pow10u64[k] is 10^k.
@@ -551,24 +506,43 @@ const digitPairs = "00010203040506070809" +
 	"90919293949596979899"
 
 // appendDigits writes v zero-padded to exactly width digits; v must be below
-// 10^width and width at most 20.
+// 10^width and width at most 20. Eight digits at a time in 32-bit halves:
+// the four divisions of a group are independent of each other, where a
+// two-digits-per-division loop over the whole uint64 is one long chain of
+// 64-bit multiplications (that loop was a tenth of the binary's CPU).
 func appendDigits(dst []byte, v uint64, width int) []byte {
+	n := len(dst)
 	dst = append(dst, "00000000000000000000"[:width]...)
-	b := dst[len(dst)-width:]
-	i := width
-	for v >= 100 {
-		q := v / 100
-		r := v - q*100
-		b[i-1], b[i-2] = digitPairs[2*r+1], digitPairs[2*r]
-		i -= 2
-		v = q
+	b := dst[n:]
+	for width > 8 {
+		q := v / 1e8
+		put8(b[width-8:width], uint32(v-q*1e8))
+		v, width = q, width-8
 	}
-	if v >= 10 {
-		b[i-1], b[i-2] = digitPairs[2*v+1], digitPairs[2*v]
-	} else if i > 0 {
-		b[i-1] = byte('0' + v)
+	u := uint32(v)
+	for width >= 2 {
+		q := u / 100
+		r := u - q*100
+		b[width-1], b[width-2] = digitPairs[2*r+1], digitPairs[2*r]
+		u, width = q, width-2
+	}
+	if width == 1 {
+		b[0] = byte('0' + u)
 	}
 	return dst
+}
+
+// put8 writes v < 10^8 as exactly eight digits into b[:8].
+func put8(b []byte, v uint32) {
+	_ = b[7]
+	hi := v / 10000
+	lo := v - hi*10000
+	h1, l1 := hi/100, lo/100
+	h2, l2 := hi-h1*100, lo-l1*100
+	b[0], b[1] = digitPairs[2*h1], digitPairs[2*h1+1]
+	b[2], b[3] = digitPairs[2*h2], digitPairs[2*h2+1]
+	b[4], b[5] = digitPairs[2*l1], digitPairs[2*l1+1]
+	b[6], b[7] = digitPairs[2*l2], digitPairs[2*l2+1]
 }
 
 // appendDecimal128 writes unscaled×10^-scale in plain notation with exactly
