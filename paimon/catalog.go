@@ -12,6 +12,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
@@ -35,6 +36,7 @@ type Catalog struct {
 	closeErr  error
 	warn      func(string)     // WithWarnings; nil: silent
 	alloc     memory.Allocator // WithAllocator; nil: the Go allocator
+	scratch   *arrowpool.Pool  // Table.scratch of every table it opens
 }
 
 // CatalogOption configures OpenCatalog.
@@ -101,7 +103,7 @@ func OpenCatalog(ctx context.Context, warehouse string, opts ...CatalogOption) (
 		cfg.fio = fio
 		closer, _ = fio.(io.Closer)
 	}
-	c := &Catalog{warehouse: warehouse, fio: cfg.fio, closer: closer, warn: cfg.warn, alloc: cfg.alloc}
+	c := &Catalog{warehouse: warehouse, fio: cfg.fio, closer: closer, warn: cfg.warn, alloc: cfg.alloc, scratch: newScratchPool()}
 	// On object stores a warehouse is a key prefix: it "exists" when
 	// something lives under it, which a listing tells in one request.
 	ents, err := c.fio.List(ctx, warehouse)
@@ -255,7 +257,7 @@ func (c *Catalog) GetTable(ctx context.Context, name string, opts ...TableOption
 	if err != nil {
 		return nil, err
 	}
-	t.alloc = c.alloc
+	t.alloc, t.scratch = c.alloc, c.scratch
 	return t, nil
 }
 

@@ -26,7 +26,10 @@ type ReadOptions struct {
 	BatchSize int
 	// Allocator allocates the Arrow buffers (nil: the catalog's
 	// WithAllocator, else the Go allocator). paimon/arrowpool.New is a
-	// pooled one that cuts the garbage of a read.
+	// pooled one that cuts the garbage of a read. With neither set, the
+	// buffers that never reach the caller (pages as read and decompressed,
+	// dictionary indices) come from a pool of the catalog's, bounded by
+	// ScratchRetained, and the record batches from the Go allocator.
 	Allocator memory.Allocator
 	// BucketFilter keeps only the buckets it accepts (nil: all).
 	BucketFilter func(bucket int32) bool
@@ -68,9 +71,15 @@ func (o *ReadOptions) readerFor(t *Table, sp *Split) (*read.Reader, error) {
 	if mem == nil {
 		mem = t.alloc
 	}
+	// A chosen allocator serves the scratch buffers too, so that a checking
+	// allocator (arrowpool.NewChecked) sees every buffer of the read.
+	var scratch memory.Allocator = t.scratch
+	if mem != nil || t.scratch == nil {
+		scratch = mem
+	}
 	return &read.Reader{
 		FIO: t.fio, Schema: sp.schema, Schemas: t.schemas, Fields: fields,
-		Filter: o.Filter, BatchSize: o.BatchSize, Alloc: mem, IncludeRowKind: o.IncludeRowKind,
+		Filter: o.Filter, BatchSize: o.BatchSize, Alloc: mem, Scratch: scratch, IncludeRowKind: o.IncludeRowKind,
 		Stats: o.Stats, Dictionary: o.Dictionary,
 	}, nil
 }

@@ -82,7 +82,9 @@ func (rb *ReadBuilder) WithBatchSize(n int) *ReadBuilder {
 // WithAllocator, else the Go allocator). paimon/arrowpool.New is a pooled
 // allocator that reuses the buffers of released record batches; with it,
 // no Arrow memory (a string from array.String.Value aliases its buffer)
-// may be used after the record's last Release.
+// may be used after the record's last Release. A chosen allocator also
+// serves the reader's own scratch buffers, which otherwise come from the
+// catalog's pool (ReadOptions.Allocator).
 func (rb *ReadBuilder) WithAllocator(mem memory.Allocator) *ReadBuilder {
 	rb.opts.Allocator = mem
 	return rb

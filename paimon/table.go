@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
@@ -36,6 +37,10 @@ type Table struct {
 	history   *snapshot.History
 	manifests *manifest.Decoder
 	alloc     memory.Allocator // the catalog's WithAllocator; nil: the Go allocator
+	// scratch pools what never leaves the readers (pages as read and
+	// decompressed, dictionary indices) for reads that chose no allocator:
+	// the catalog's, shared by its tables, or the table's own.
+	scratch *arrowpool.Pool
 }
 
 // OpenTable opens the table stored at root (its directory) directly,
@@ -67,12 +72,28 @@ func openTable(ctx context.Context, fio fileio.FileIO, root, name, branch string
 	return newTable(fio, root, name, branch, s, schemas, snapshot.NewManager(fio, root, branch).WithWarnings(warn), warn)
 }
 
+// ScratchRetained bounds the bytes of freed scratch buffers (pages as read
+// and decompressed, dictionary indices; see Table) a catalog, or a table
+// opened without one, keeps for its next reads: about the pages of one
+// wide table's row group. Reads through an allocator of their own
+// (WithAllocator) keep nothing here.
+const ScratchRetained = 32 << 20
+
+// newScratchPool is the pool behind Table.scratch. Pooling is safe for
+// these buffers whatever the caller does, unlike for the record batches a
+// caller may still read after Release with the Go allocator: the readers
+// alone free them, after their last use (the library's tests read every
+// fixture through arrowpool.NewChecked to prove it).
+func newScratchPool() *arrowpool.Pool {
+	return arrowpool.New(arrowpool.Options{MaxRetained: ScratchRetained})
+}
+
 // newTable assembles a table whose latest schema is known: read from the
 // schema directory (filesystem catalog) or given by a REST catalog.
 func newTable(fio fileio.FileIO, root, name, branch string, s *schema.TableSchema, schemas *schema.Manager, snapshots *snapshot.Manager, warn func(string)) (*Table, error) {
 	t := &Table{
 		fio: fio, root: root, name: name, branch: branch, schema: s, schemas: schemas,
-		snapshots: snapshots, manifests: manifest.NewDecoder(),
+		snapshots: snapshots, manifests: manifest.NewDecoder(), scratch: newScratchPool(),
 	}
 	if err := checkSupported(s); err != nil {
 		return nil, fmt.Errorf("table %s: %w", name, err)

@@ -66,6 +66,9 @@ type Options struct {
 	BatchSize int
 	// Alloc allocates Arrow memory; nil means the Go allocator.
 	Alloc memory.Allocator
+	// Scratch allocates what never leaves the file readers
+	// (format.Options.Scratch); nil means Alloc.
+	Scratch memory.Allocator
 	// Dictionary lets string and binary columns read from the file as they
 	// are (no cast) come back as Arrow dictionary arrays where the format
 	// reader finds that cheaper (format.Options.Dictionary); batch schemas
@@ -151,7 +154,7 @@ func Open(ctx context.Context, f *split.DataFile, o *Options) (*Reader, error) {
 		return nil, err
 	}
 	r.schema = out
-	fo := format.Options{Fields: fileFields, BatchSize: o.BatchSize, Alloc: o.Alloc, FileSize: meta.FileSize}
+	fo := format.Options{Fields: fileFields, BatchSize: o.BatchSize, Alloc: o.Alloc, Scratch: o.Scratch, FileSize: meta.FileSize}
 	if o.Dictionary {
 		// Cast columns stay plain: cast works on plain arrays.
 		fo.Dictionary = make([]bool, len(fileFields))

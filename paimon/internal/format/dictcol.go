@@ -60,8 +60,11 @@ type dictColumn struct {
 	// column is optional) and the dictionary indices of its non-null values.
 	defs, idx      []int32
 	defBuf, idxBuf scratch[int32]
-	rows, pos      int // rows of the page, next row
-	vpos, done     int // next index; rows of the row group returned so far
+	// scratchMem allocates decBuf, defBuf and idxBuf (Options.Scratch):
+	// they never reach the caller.
+	scratchMem memory.Allocator
+	rows, pos  int // rows of the page, next row
+	vpos, done int // next index; rows of the row group returned so far
 }
 
 func (c *dictColumn) open(pf *file.Reader, g int) error {
@@ -252,7 +255,7 @@ func (c *dictColumn) nextPage(mem memory.Allocator) error {
 				if err := checkDecimalPage(p.Data(), n, c.width); err != nil {
 					return err
 				}
-				c.decDict = plainDecimals(c.decBuf.get(mem, n, arrow.Decimal128SizeBytes, arrow.Decimal128Traits.CastFromBytes), p.Data(), c.width)
+				c.decDict = plainDecimals(c.decBuf.get(c.scratchMem, n, arrow.Decimal128SizeBytes, arrow.Decimal128Traits.CastFromBytes), p.Data(), c.width)
 			} else {
 				d, err := plainByteArrays(p.Data(), int(p.NumValues()), c.dt.ValueType, mem)
 				if err != nil {
@@ -274,12 +277,12 @@ func (c *dictColumn) nextPage(mem memory.Allocator) error {
 				if uint64(l) > uint64(len(data)-4) {
 					return corruptf("definition levels of %d bytes in a data page of %d", l, len(data))
 				}
-				if err := c.decodeDefs(data[4:4+l], n, mem); err != nil {
+				if err := c.decodeDefs(data[4:4+l], n); err != nil {
 					return err
 				}
 				data = data[4+l:]
 			}
-			return c.decodeIndices(parquet.Encoding(p.Encoding()), data, n, mem)
+			return c.decodeIndices(parquet.Encoding(p.Encoding()), data, n)
 		case *file.DataPageV2:
 			data, n := p.Data(), int(p.NumValues())
 			rl, dl := int(p.RepetitionLevelByteLen()), int(p.DefinitionLevelByteLen())
@@ -287,11 +290,11 @@ func (c *dictColumn) nextPage(mem memory.Allocator) error {
 				return corruptf("levels of %d+%d bytes in a data page of %d", rl, dl, len(data))
 			}
 			if c.maxDef > 0 {
-				if err := c.decodeDefs(data[rl:rl+dl], n, mem); err != nil {
+				if err := c.decodeDefs(data[rl:rl+dl], n); err != nil {
 					return err
 				}
 			}
-			return c.decodeIndices(parquet.Encoding(p.Encoding()), data[rl+dl:], n, mem)
+			return c.decodeIndices(parquet.Encoding(p.Encoding()), data[rl+dl:], n)
 		}
 	}
 	if err := c.pr.Err(); err != nil {
@@ -300,8 +303,8 @@ func (c *dictColumn) nextPage(mem memory.Allocator) error {
 	return io.EOF
 }
 
-func (c *dictColumn) decodeDefs(src []byte, n int, mem memory.Allocator) error {
-	c.defs = c.defBuf.get(mem, n, arrow.Int32SizeBytes, arrow.Int32Traits.CastFromBytes)
+func (c *dictColumn) decodeDefs(src []byte, n int) error {
+	c.defs = c.defBuf.get(c.scratchMem, n, arrow.Int32SizeBytes, arrow.Int32Traits.CastFromBytes)
 	if err := decodeHybrid(src, 1, c.defs); err != nil { // maxDef is 1 (dictionaryLeaf)
 		return fmt.Errorf("definition levels: %w", err)
 	}
@@ -311,7 +314,7 @@ func (c *dictColumn) decodeDefs(src []byte, n int, mem memory.Allocator) error {
 // decodeIndices decodes the dictionary indices of a data page of n rows
 // (its definition levels already in c.defs) and checks each against the
 // dictionary, so a corrupt index is an error, never another row's value.
-func (c *dictColumn) decodeIndices(enc parquet.Encoding, src []byte, n int, mem memory.Allocator) error {
+func (c *dictColumn) decodeIndices(enc parquet.Encoding, src []byte, n int) error {
 	if !c.haveDict {
 		return corruptf("data page before the dictionary page")
 	}
@@ -328,7 +331,7 @@ func (c *dictColumn) decodeIndices(enc parquet.Encoding, src []byte, n int, mem 
 			}
 		}
 	}
-	c.idx = c.idxBuf.get(mem, nv, arrow.Int32SizeBytes, arrow.Int32Traits.CastFromBytes)
+	c.idx = c.idxBuf.get(c.scratchMem, nv, arrow.Int32SizeBytes, arrow.Int32Traits.CastFromBytes)
 	if nv > 0 {
 		if len(src) < 1 {
 			return corruptf("data page has no index bit width")

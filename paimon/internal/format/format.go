@@ -48,6 +48,13 @@ type Options struct {
 	BatchSize int
 	// Alloc allocates the Arrow buffers (memory.DefaultAllocator when nil).
 	Alloc memory.Allocator
+	// Scratch allocates the buffers that never reach the caller: column
+	// chunks and pages as read and decompressed, dictionary indices and
+	// definition levels. nil means Alloc. Unlike Alloc's output buffers,
+	// which a caller may use after Release with the Go allocator, these
+	// are freed only by the reader itself, so a pool is safe for them
+	// whatever the caller does.
+	Scratch memory.Allocator
 	// FileSize, when positive, is the file's size as the manifest records
 	// it; object stores then skip the request that would fetch it.
 	FileSize int64
@@ -152,6 +159,9 @@ func Open(ctx context.Context, fio fileio.FileIO, path string, opts Options) (Re
 	}
 	if opts.Alloc == nil {
 		opts.Alloc = memory.DefaultAllocator
+	}
+	if opts.Scratch == nil {
+		opts.Scratch = opts.Alloc
 	}
 	switch f {
 	case Parquet:

@@ -72,7 +72,8 @@ func openParquet(ctx context.Context, fio fileio.FileIO, path string, opts Optio
 	}()
 	defer guard(path, &err)
 
-	props := parquet.NewReaderProperties(opts.Alloc)
+	// Column chunks and pages never reach the caller: opts.Scratch.
+	props := parquet.NewReaderProperties(opts.Scratch)
 	r.pf, err = file.NewParquetReader(io.NewSectionReader(f, 0, f.Size()), file.WithReadProps(props))
 	if err != nil {
 		return nil, fmt.Errorf("read parquet footer of %s: %w", path, err)
@@ -98,7 +99,7 @@ func openParquet(ctx context.Context, fio fileio.FileIO, path string, opts Optio
 			continue
 		}
 		if c := r.dictionaryLeaf(len(r.fieldIdx)-1, &mf.Fields[idx]); c != nil {
-			c.leaf = leaves[0]
+			c.leaf, c.scratchMem = leaves[0], opts.Scratch
 			r.dicts = append(r.dicts, c)
 			continue
 		}

@@ -38,6 +38,9 @@ type Options struct {
 	BatchSize int
 	// Alloc allocates Arrow memory; nil means the Go allocator.
 	Alloc memory.Allocator
+	// Scratch allocates what never leaves the file readers
+	// (format.Options.Scratch); nil means Alloc.
+	Scratch memory.Allocator
 	// RowKinds prepends an Int8 column ValueKindColumn holding each row's
 	// kind (types.RowKind values): the library's form of row kinds, turned
 	// into +I/-U/+U/-D strings only at its edge (package read).
@@ -273,7 +276,7 @@ func newReader(ctx context.Context, fio fileio.FileIO, sp *split.Split, opts Opt
 	r.files = datafile.Options{
 		FIO: fio, ReadSchema: opts.Schema, Schemas: opts.Schemas, Fields: l.need, System: systemFields(),
 		PartitionValues: sp.PartitionValues,
-		BatchSize:       r.batchN, Alloc: r.mem,
+		BatchSize:       r.batchN, Alloc: r.mem, Scratch: opts.Scratch,
 	}
 	r.refs.Store(1)
 	return r, nil

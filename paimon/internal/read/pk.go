@@ -22,7 +22,7 @@ import (
 // newest version and resurrect an older one.
 func (r *Reader) readPK(ctx context.Context, sp *split.Split, need []types.DataField, filter *predicate.Predicate, out *arrow.Schema, mem memory.Allocator) (array.RecordReader, error) {
 	opts := mergetree.Options{
-		Schema: r.Schema, Schemas: r.Schemas, Fields: need, BatchSize: r.BatchSize, Alloc: mem,
+		Schema: r.Schema, Schemas: r.Schemas, Fields: need, BatchSize: r.BatchSize, Alloc: mem, Scratch: r.Scratch,
 		RowKinds: true,
 	}
 	var (

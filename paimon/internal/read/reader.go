@@ -43,6 +43,9 @@ type Reader struct {
 	BatchSize int
 	// Alloc allocates Arrow memory; nil means the Go allocator.
 	Alloc memory.Allocator
+	// Scratch allocates what never leaves the file readers
+	// (format.Options.Scratch); nil means Alloc.
+	Scratch memory.Allocator
 	// Stats, when set, counts files, bytes and rows read.
 	Stats *Stats
 	// IncludeRowKind prepends a string column RowKindColumn holding each
@@ -120,7 +123,7 @@ func (r *Reader) Read(ctx context.Context, sp *split.Split) (array.RecordReader,
 		ctx: ctx, r: r, sp: sp, out: out, filter: filter, mem: mem,
 		files: datafile.Options{
 			FIO: r.FIO, ReadSchema: r.Schema, Fields: need, PartitionValues: sp.PartitionValues,
-			Filter: filter, BatchSize: r.BatchSize, Alloc: mem, Dictionary: r.Dictionary,
+			Filter: filter, BatchSize: r.BatchSize, Alloc: mem, Scratch: r.Scratch, Dictionary: r.Dictionary,
 		},
 	}
 	if r.Stats != nil {
