@@ -108,7 +108,9 @@ func (e *Encoder) Reset(rec arrow.RecordBatch) error {
 	return nil
 }
 
-// AppendRow appends row i of the bound record as one JSON object.
+// AppendRow appends row i of the bound record as one JSON object. Like
+// append it may write anywhere in dst's spare capacity, including a few
+// bytes past the end of what it appends.
 func (e *Encoder) AppendRow(dst []byte, i int) []byte {
 	dst = append(dst, '{')
 	for j, w := range e.writers {
