@@ -73,9 +73,9 @@ func (o *ReadOptions) readerFor(t *Table, sp *Split) (*read.Reader, error) {
 	}
 	// A chosen allocator serves the scratch buffers too, so that a checking
 	// allocator (arrowpool.NewChecked) sees every buffer of the read.
-	var scratch memory.Allocator = t.scratch
-	if mem != nil || t.scratch == nil {
-		scratch = mem
+	scratch := mem
+	if scratch == nil && t.scratch != nil {
+		scratch = t.scratch
 	}
 	return &read.Reader{
 		FIO: t.fio, Schema: sp.schema, Schemas: t.schemas, Fields: fields,
