@@ -271,7 +271,7 @@ func encodeRecord(enc *rowjson.Encoder, rec arrow.RecordBatch, drop func(string)
 		c.kinds = make([]string, c.n)
 	}
 	c.ends = make([]int, c.n)
-	c.body = make([]byte, 0, c.n*(bytesPerRow+bytesPerRow/8))
+	c.body = rowjson.NewBuffer(c.n * (bytesPerRow + bytesPerRow/8))
 	for i := 0; i < c.n; i++ {
 		if c.kinds != nil {
 			c.kinds[i] = enc.RowKind(i)

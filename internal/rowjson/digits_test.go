@@ -3,6 +3,7 @@ package rowjson
 import (
 	"fmt"
 	"math/rand"
+	"strconv"
 	"testing"
 )
 
@@ -32,6 +33,40 @@ func TestAppendDigitsEveryWidth(t *testing.T) {
 				v %= pow10u64[w]
 			}
 			check(v, w)
+		}
+	}
+}
+
+// appendUint and appendInt spell every digit count as strconv does: both
+// sides of each power of ten (where appendUpTo8's count from the lanes and
+// decimalLen switch widths) and random values of each width, after a
+// prefix, so a store written at the wrong offset or a digit too many or
+// too few shows.
+func TestAppendUintEveryWidth(t *testing.T) {
+	rnd := rand.New(rand.NewSource(8))
+	check := func(u uint64) {
+		t.Helper()
+		if got, want := string(appendUint([]byte("x"), u)), "x"+strconv.FormatUint(u, 10); got != want {
+			t.Fatalf("appendUint(%d) = %q, want %q", u, got, want)
+		}
+		v := int64(u)
+		if got, want := string(appendInt([]byte("x"), v)), "x"+strconv.FormatInt(v, 10); got != want {
+			t.Fatalf("appendInt(%d) = %q, want %q", v, got, want)
+		}
+		if got, want := string(appendInt([]byte("x"), -v)), "x"+strconv.FormatInt(-v, 10); got != want {
+			t.Fatalf("appendInt(%d) = %q, want %q", -v, got, want)
+		}
+	}
+	for _, u := range []uint64{0, 1, 9, ^uint64(0), 1 << 63, 1<<63 - 1} {
+		check(u)
+	}
+	for w := 1; w < 20; w++ {
+		p := pow10u64[w]
+		for _, u := range []uint64{p - 1, p, p + 1, p / 2, p/10 + 1} {
+			check(u)
+		}
+		for i := 0; i < 5000; i++ {
+			check(p/10 + rnd.Uint64()%(p-p/10))
 		}
 	}
 }

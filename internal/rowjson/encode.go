@@ -482,10 +482,23 @@ func decimalLen(u uint64) int {
 // two digits per division straight into dst (strconv formats into a
 // scratch array and copies): integer columns are in every table.
 func appendUint(dst []byte, u uint64) []byte {
-	if u < 10 {
-		return append(dst, byte('0'+u))
+	if u < 1e8 {
+		return appendUpTo8(dst, uint32(u))
 	}
 	return appendDigits(dst, u, decimalLen(u))
+}
+
+// appendUpTo8 writes v < 10^8 in decimal with one 8-byte store. The digit
+// count comes from the digits themselves: before '0' is added a leading
+// zero digit is a zero byte, so the trailing zero bits of swar8's lanes
+// count them, where decimalLen needed a table load and a compare.
+func appendUpTo8(dst []byte, v uint32) []byte {
+	raw := swar8Lanes(v)
+	z := min(bits.TrailingZeros64(raw)>>3, 7) // v = 0 is one digit
+	n := len(dst)
+	dst = slices.Grow(dst, 8)
+	binary.LittleEndian.PutUint64(dst[n:n+8], (raw+0x30303030_30303030)>>(8*z))
+	return dst[:n+8-z]
 }
 
 // appendInt writes v in decimal, as strconv.AppendInt(dst, v, 10) does.
@@ -549,13 +562,16 @@ func appendDigits(dst []byte, v uint64, width int) []byte {
 // into the next: v/10^4 and v%10^4 in 32-bit lanes, their /100 and %100 in
 // 16-bit lanes (n/100 = n·5243>>19 for n < 43699), then /10 and %10 in
 // 8-bit lanes (n/10 = n·103>>10 for n < 179).
-func swar8(v uint32) uint64 {
+func swar8(v uint32) uint64 { return swar8Lanes(v) + 0x30303030_30303030 }
+
+// swar8Lanes is swar8 before '0' is added: each byte one digit's value.
+func swar8Lanes(v uint32) uint64 {
 	hi := v / 10000
 	x := uint64(hi) | uint64(v-hi*10000)<<32
 	q := (x * 5243 >> 19) & 0x0000007F_0000007F
 	y := q | (x-q*100)<<16
 	t := (y * 103 >> 10) & 0x000F_000F_000F_000F
-	return (t | (y-t*10)<<8) + 0x30303030_30303030
+	return t | (y-t*10)<<8
 }
 
 // appendDecimal128 writes unscaled×10^-scale in plain notation with exactly

@@ -98,6 +98,12 @@ func shortestDigits(f uint64) (d uint64, e int, ok bool) {
 		if n := c >> uint(-q); n<<uint(-q) == c {
 			return trimZeros(n, 0)
 		}
+		// So is n.5 exactly: its neighbours are at most a quarter away and
+		// every shorter decimal at least half: a column of halves skips
+		// the three products.
+		if h := c >> uint(-q-1); h<<uint(-q-1) == c {
+			return 5 * h, -1, true
+		}
 	}
 	out := c & 1
 	cb := c << 2

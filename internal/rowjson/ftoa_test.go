@@ -53,6 +53,15 @@ func TestShortestMatchesStrconv(t *testing.T) {
 			lo, hi = math.Nextafter(lo, 0), math.Nextafter(hi, math.Inf(1))
 		}
 	}
+	// Halves take their own path: every magnitude up to the last binade
+	// that has them, and its edges.
+	for _, f := range []float64{0.5, 1.5, 2.5, 9.5, 10.5, 99.5, 1<<52 - 0.5, 1<<51 + 0.5, 1<<51 - 0.5} {
+		checkShortest(t, f)
+	}
+	for i := 0; i < 100_000; i++ {
+		checkShortest(t, float64(rnd.Int63n(1<<uint(1+rnd.Intn(52))))+0.5)
+		checkShortest(t, float64(rnd.Int63n(1<<uint(1+rnd.Intn(51))))+0.25)
+	}
 	for i := 0; i < 300_000; i++ {
 		checkShortest(t, math.Float64frombits(rnd.Uint64()))
 		n := rnd.Int63n(1 << 53)
