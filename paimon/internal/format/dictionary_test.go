@@ -1,7 +1,12 @@
 package format
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"path/filepath"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -368,5 +373,77 @@ func BenchmarkUnpackBits(b *testing.B) {
 	b.SetBytes(n * 4)
 	for b.Loop() {
 		unpackBits(src, bw, out)
+	}
+}
+
+// A footer that records more rows for a row group than its column chunks
+// hold fails the read, naming the file, instead of ending the row group
+// short: with the dictionary columns decoded beside pqarrow's (which are
+// read for the rows the footer promises) and without them.
+func TestFooterRowCountBeyondColumns(t *testing.T) {
+	src := testdata("dictionary.parquet")
+	orig, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := file.OpenParquetFile(src, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := pf.MetaData()
+	pf.Close()
+	if len(md.FileMetaData.RowGroups) < 2 {
+		t.Fatalf("want a file of several row groups, got %d", len(md.FileMetaData.RowGroups))
+	}
+	footerLen := int(binary.LittleEndian.Uint32(orig[len(orig)-8:]))
+	body := orig[:len(orig)-8-footerLen]
+	md.FileMetaData.RowGroups[0].NumRows += 3
+	md.FileMetaData.NumRows += 3
+	var buf bytes.Buffer
+	buf.Write(body)
+	n, err := md.WriteTo(&buf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf.Write(binary.LittleEndian.AppendUint32(nil, uint32(n)))
+	buf.WriteString("PAR1")
+	path := filepath.Join(t.TempDir(), "long_footer.parquet")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	fields := loadFields(t, "dictionary.fields.json")
+	all := make([]bool, len(fields))
+	for i := range all {
+		all[i] = true
+	}
+	for name, opts := range map[string]Options{
+		"dictionary arrays beside pqarrow": {Fields: fields, Dictionary: all},
+		"pqarrow only":                     {Fields: fields[:2]},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			r, err := Open(ctx, localIO(t), path, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			rows := 0
+			for {
+				rec, err := r.Next(ctx)
+				if err == nil {
+					rows += int(rec.NumRows())
+					rec.Release()
+					continue
+				}
+				if errors.Is(err, io.EOF) {
+					t.Fatalf("read ended after %d rows without an error", rows)
+				}
+				if !strings.Contains(err.Error(), "long_footer.parquet") || !strings.Contains(err.Error(), "corrupt") {
+					t.Fatalf("error does not name the file as corrupt: %v", err)
+				}
+				return
+			}
+		})
 	}
 }

@@ -274,20 +274,56 @@ func (r *parquetReader) Next(ctx context.Context) (rec arrow.RecordBatch, err er
 			r.curStart = r.starts[r.next]
 			r.next++
 		}
-		if !r.cur.Next() {
+		g := r.groups[r.next-1]
+		left := r.pf.MetaData().RowGroup(g).NumRows() - (r.curStart - r.starts[r.next-1])
+		n := min(int64(r.opts.BatchSize), left)
+		// The columns decoded outside pqarrow are read for the same n rows
+		// while pqarrow decodes its own: run after pqarrow's, they were a
+		// serial tail of every batch on the one goroutine that decodes a
+		// split, which the JSON encoders waited on (issue 16).
+		var own chan ownBatch
+		if r.hasOwn() && n > 0 {
+			own = make(chan ownBatch, 1)
+			go func() {
+				cols, err := r.readOwn(n)
+				own <- ownBatch{cols, err}
+			}()
+		}
+		more := r.cur.Next()
+		var ob ownBatch
+		if own != nil {
+			ob = <-own
+		}
+		if !more {
+			releaseAll(ob.cols)
 			err := r.cur.Err()
 			r.cur.Release()
 			r.cur = nil
 			if err != nil && !errors.Is(err, io.EOF) {
-				return nil, fmt.Errorf("read parquet file %s row group %d: %w", r.path, r.groups[r.next-1], err)
+				return nil, fmt.Errorf("read parquet file %s row group %d: %w", r.path, g, err)
+			}
+			if ob.err != nil {
+				return nil, ob.err
+			}
+			if n > 0 {
+				return nil, fmt.Errorf("read parquet file %s row group %d: corrupt file: its columns end %d rows before the %d its footer records", r.path, g, left, r.pf.MetaData().RowGroup(g).NumRows())
 			}
 			continue
 		}
 		raw := r.cur.RecordBatch()
 		raw.Retain()
+		if ob.err != nil {
+			raw.Release()
+			return nil, ob.err
+		}
+		if r.hasOwn() && raw.NumRows() != n {
+			raw.Release()
+			releaseAll(ob.cols)
+			return nil, fmt.Errorf("read parquet file %s row group %d: corrupt file: a batch of %d rows where the footer leaves %d", r.path, g, raw.NumRows(), n)
+		}
 		start := r.curStart
 		r.curStart += raw.NumRows()
-		out, err := r.shape(raw, raw.NumRows())
+		out, err := r.shape(raw, raw.NumRows(), ob.cols)
 		if err != nil {
 			return nil, err
 		}
@@ -367,7 +403,11 @@ func (r *parquetReader) nextOwnOnly(ctx context.Context) (arrow.RecordBatch, err
 		r.curLeft -= n
 		start := r.curStart
 		r.curStart += n
-		out, err := r.shape(nil, n)
+		cols, err := r.readOwn(n)
+		if err != nil {
+			return nil, err
+		}
+		out, err := r.shape(nil, n, cols)
 		if err != nil {
 			return nil, err
 		}
@@ -381,50 +421,69 @@ func (r *parquetReader) nextOwnOnly(ctx context.Context) (arrow.RecordBatch, err
 	}
 }
 
-// shape picks the requested columns out of a pqarrow batch (nil when only
-// INT96 columns are read) and conforms them to the Paimon types; INT96
-// columns are decoded for the same n rows. It releases raw.
-func (r *parquetReader) shape(raw arrow.RecordBatch, n int64) (arrow.RecordBatch, error) {
+// hasOwn reports whether some requested columns are decoded outside
+// pqarrow.
+func (r *parquetReader) hasOwn() bool { return len(r.int96)+len(r.dicts) > 0 }
+
+// ownBatch is readOwn's result handed back from its goroutine.
+type ownBatch struct {
+	cols []arrow.Array
+	err  error
+}
+
+// readOwn decodes the next n rows of the columns decoded outside pqarrow
+// (INT96, dictionary arrays), each at its field's position of the returned
+// slice and nil elsewhere. On an error none is left retained.
+func (r *parquetReader) readOwn(n int64) (cols []arrow.Array, err error) {
+	defer guard(r.path, &err)
+	if !r.hasOwn() {
+		return nil, nil
+	}
+	cols = make([]arrow.Array, len(r.opts.Fields))
+	fail := func(field int, err error) ([]arrow.Array, error) {
+		releaseAll(cols)
+		return nil, fmt.Errorf("read parquet file %s column %q: %w", r.path, r.opts.Fields[field].Name, err)
+	}
+	for _, c := range r.int96 {
+		a, err := c.read(int(n), r.opts.Fields[c.field].Type, r.opts.Alloc)
+		if err != nil {
+			return fail(c.field, err)
+		}
+		cols[c.field] = a
+	}
+	for _, c := range r.dicts {
+		a, err := c.read(int(n), r.opts.Alloc)
+		if err != nil {
+			return fail(c.field, err)
+		}
+		cols[c.field] = a
+	}
+	return cols, nil
+}
+
+// releaseAll releases the non-nil arrays of cols.
+func releaseAll(cols []arrow.Array) {
+	for _, c := range cols {
+		if c != nil {
+			c.Release()
+		}
+	}
+}
+
+// shape picks the requested columns out of a pqarrow batch (nil when every
+// column is decoded outside pqarrow) and conforms them to the Paimon types,
+// beside own, readOwn's columns of the same n rows. It releases raw, and
+// own once the batch holds them.
+func (r *parquetReader) shape(raw arrow.RecordBatch, n int64, own []arrow.Array) (arrow.RecordBatch, error) {
 	if raw != nil {
 		defer raw.Release()
 	}
 	cols := make([]arrow.Array, len(r.opts.Fields))
-	// The columns decoded outside pqarrow (INT96, dictionary arrays) fill
-	// their places first; on an error the ones read so far are released.
-	direct := func(field int, a arrow.Array, err error) error {
-		if err != nil {
-			for _, x := range cols {
-				if x != nil {
-					x.Release()
-				}
-			}
-			return fmt.Errorf("read parquet file %s column %q: %w", r.path, r.opts.Fields[field].Name, err)
-		}
-		cols[field] = a
-		return nil
-	}
-	for _, c := range r.int96 {
-		a, err := c.read(int(n), r.opts.Fields[c.field].Type, r.opts.Alloc)
-		if err := direct(c.field, a, err); err != nil {
-			return nil, err
-		}
-	}
-	for _, c := range r.dicts {
-		a, err := c.read(int(n), r.opts.Alloc)
-		if err := direct(c.field, a, err); err != nil {
-			return nil, err
-		}
-	}
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
+	copy(cols, own)
+	defer releaseAll(cols)
 	for i, fld := range r.opts.Fields {
 		if cols[i] != nil {
-			continue // INT96 or dictionary, decoded above
+			continue // INT96 or dictionary, decoded by readOwn
 		}
 		name := r.fr.Manifest.Fields[r.fieldIdx[i]].Field.Name
 		idx := raw.Schema().FieldIndices(name)
