@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -433,30 +434,39 @@ type ownBatch struct {
 
 // readOwn decodes the next n rows of the columns decoded outside pqarrow
 // (INT96, dictionary arrays), each at its field's position of the returned
-// slice and nil elsewhere. On an error none is left retained.
-func (r *parquetReader) readOwn(n int64) (cols []arrow.Array, err error) {
-	defer guard(r.path, &err)
+// slice and nil elsewhere. Each column has its own page reader, so several
+// are decoded at once, as pqarrow decodes its columns: read one after the
+// other they were the tail of a batch that left a core idle. On an error
+// none is left retained.
+func (r *parquetReader) readOwn(n int64) ([]arrow.Array, error) {
 	if !r.hasOwn() {
 		return nil, nil
 	}
-	cols = make([]arrow.Array, len(r.opts.Fields))
-	fail := func(field int, err error) ([]arrow.Array, error) {
-		releaseAll(cols)
-		return nil, fmt.Errorf("read parquet file %s column %q: %w", r.path, r.opts.Fields[field].Name, err)
+	cols := make([]arrow.Array, len(r.opts.Fields))
+	errs := make([]error, len(r.opts.Fields))
+	var wg sync.WaitGroup
+	run := func(field int, read func() (arrow.Array, error)) {
+		wg.Go(func() {
+			defer func() {
+				if p := recover(); p != nil { // as guard, on this goroutine
+					errs[field] = fmt.Errorf("corrupt file (decoder panic: %v)", p)
+				}
+			}()
+			cols[field], errs[field] = read()
+		})
 	}
 	for _, c := range r.int96 {
-		a, err := c.read(int(n), r.opts.Fields[c.field].Type, r.opts.Alloc)
-		if err != nil {
-			return fail(c.field, err)
-		}
-		cols[c.field] = a
+		run(c.field, func() (arrow.Array, error) { return c.read(int(n), r.opts.Fields[c.field].Type, r.opts.Alloc) })
 	}
 	for _, c := range r.dicts {
-		a, err := c.read(int(n), r.opts.Alloc)
+		run(c.field, func() (arrow.Array, error) { return c.read(int(n), r.opts.Alloc) })
+	}
+	wg.Wait()
+	for field, err := range errs {
 		if err != nil {
-			return fail(c.field, err)
+			releaseAll(cols)
+			return nil, fmt.Errorf("read parquet file %s column %q: %w", r.path, r.opts.Fields[field].Name, err)
 		}
-		cols[c.field] = a
 	}
 	return cols, nil
 }
