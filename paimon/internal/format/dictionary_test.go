@@ -376,11 +376,18 @@ func BenchmarkUnpackBits(b *testing.B) {
 	}
 }
 
-// A footer that records more rows for a row group than its column chunks
-// hold fails the read, naming the file, instead of ending the row group
-// short: with the dictionary columns decoded beside pqarrow's (which are
-// read for the rows the footer promises) and without them.
+// A footer whose row count for a row group disagrees with what its column
+// chunks hold fails the read, naming the file, instead of ending the row
+// group short or reading past the footer's count: with the dictionary
+// columns decoded beside pqarrow's (which are read for the rows the footer
+// promises) and without them.
 func TestFooterRowCountBeyondColumns(t *testing.T) {
+	for _, delta := range []int64{3, -3} {
+		t.Run(fmt.Sprintf("footer %+d", delta), func(t *testing.T) { footerRowCountOff(t, delta) })
+	}
+}
+
+func footerRowCountOff(t *testing.T, delta int64) {
 	src := testdata("dictionary.parquet")
 	orig, err := os.ReadFile(src)
 	if err != nil {
@@ -397,8 +404,8 @@ func TestFooterRowCountBeyondColumns(t *testing.T) {
 	}
 	footerLen := int(binary.LittleEndian.Uint32(orig[len(orig)-8:]))
 	body := orig[:len(orig)-8-footerLen]
-	md.FileMetaData.RowGroups[0].NumRows += 3
-	md.FileMetaData.NumRows += 3
+	md.FileMetaData.RowGroups[0].NumRows += delta
+	md.FileMetaData.NumRows += delta
 	var buf bytes.Buffer
 	buf.Write(body)
 	n, err := md.WriteTo(&buf, nil)

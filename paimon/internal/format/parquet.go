@@ -282,29 +282,19 @@ func (r *parquetReader) Next(ctx context.Context) (rec arrow.RecordBatch, err er
 		// while pqarrow decodes its own: run after pqarrow's, they were a
 		// serial tail of every batch on the one goroutine that decodes a
 		// split, which the JSON encoders waited on (issue 16).
-		var own chan ownBatch
-		if r.hasOwn() && n > 0 {
-			own = make(chan ownBatch, 1)
-			go func() {
-				cols, err := r.readOwn(n)
-				own <- ownBatch{cols, err}
-			}()
-		}
+		wait := r.startOwn(max(n, 0))
 		more := r.cur.Next()
-		var ob ownBatch
-		if own != nil {
-			ob = <-own
-		}
+		own, ownErr := wait()
 		if !more {
-			releaseAll(ob.cols)
+			releaseAll(own)
 			err := r.cur.Err()
 			r.cur.Release()
 			r.cur = nil
 			if err != nil && !errors.Is(err, io.EOF) {
 				return nil, fmt.Errorf("read parquet file %s row group %d: %w", r.path, g, err)
 			}
-			if ob.err != nil {
-				return nil, ob.err
+			if ownErr != nil {
+				return nil, ownErr
 			}
 			if n > 0 {
 				return nil, fmt.Errorf("read parquet file %s row group %d: corrupt file: its columns end %d rows before the %d its footer records", r.path, g, left, r.pf.MetaData().RowGroup(g).NumRows())
@@ -313,18 +303,18 @@ func (r *parquetReader) Next(ctx context.Context) (rec arrow.RecordBatch, err er
 		}
 		raw := r.cur.RecordBatch()
 		raw.Retain()
-		if ob.err != nil {
+		if ownErr != nil {
 			raw.Release()
-			return nil, ob.err
+			return nil, ownErr
 		}
-		if r.hasOwn() && raw.NumRows() != n {
+		if raw.NumRows() != n {
 			raw.Release()
-			releaseAll(ob.cols)
+			releaseAll(own)
 			return nil, fmt.Errorf("read parquet file %s row group %d: corrupt file: a batch of %d rows where the footer leaves %d", r.path, g, raw.NumRows(), n)
 		}
 		start := r.curStart
 		r.curStart += raw.NumRows()
-		out, err := r.shape(raw, raw.NumRows(), ob.cols)
+		out, err := r.shape(raw, raw.NumRows(), own)
 		if err != nil {
 			return nil, err
 		}
@@ -404,7 +394,7 @@ func (r *parquetReader) nextOwnOnly(ctx context.Context) (arrow.RecordBatch, err
 		r.curLeft -= n
 		start := r.curStart
 		r.curStart += n
-		cols, err := r.readOwn(n)
+		cols, err := r.startOwn(n)()
 		if err != nil {
 			return nil, err
 		}
@@ -426,21 +416,15 @@ func (r *parquetReader) nextOwnOnly(ctx context.Context) (arrow.RecordBatch, err
 // pqarrow.
 func (r *parquetReader) hasOwn() bool { return len(r.int96)+len(r.dicts) > 0 }
 
-// ownBatch is readOwn's result handed back from its goroutine.
-type ownBatch struct {
-	cols []arrow.Array
-	err  error
-}
-
-// readOwn decodes the next n rows of the columns decoded outside pqarrow
-// (INT96, dictionary arrays), each at its field's position of the returned
-// slice and nil elsewhere. Each column has its own page reader, so several
-// are decoded at once, as pqarrow decodes its columns: read one after the
-// other they were the tail of a batch that left a core idle. On an error
-// none is left retained.
-func (r *parquetReader) readOwn(n int64) ([]arrow.Array, error) {
-	if !r.hasOwn() {
-		return nil, nil
+// startOwn starts decoding the next n rows of the columns decoded outside
+// pqarrow (INT96, dictionary arrays), each column on a goroutine of its own
+// as pqarrow decodes its columns: each has its own page reader, and read
+// one after the other they were the tail of a batch that left a core idle.
+// wait returns them at their fields' positions (nil elsewhere, and nil
+// when there are none or n is 0); on an error none is left retained.
+func (r *parquetReader) startOwn(n int64) (wait func() ([]arrow.Array, error)) {
+	if !r.hasOwn() || n == 0 {
+		return func() ([]arrow.Array, error) { return nil, nil }
 	}
 	cols := make([]arrow.Array, len(r.opts.Fields))
 	errs := make([]error, len(r.opts.Fields))
@@ -461,14 +445,16 @@ func (r *parquetReader) readOwn(n int64) ([]arrow.Array, error) {
 	for _, c := range r.dicts {
 		run(c.field, func() (arrow.Array, error) { return c.read(int(n), r.opts.Alloc) })
 	}
-	wg.Wait()
-	for field, err := range errs {
-		if err != nil {
-			releaseAll(cols)
-			return nil, fmt.Errorf("read parquet file %s column %q: %w", r.path, r.opts.Fields[field].Name, err)
+	return func() ([]arrow.Array, error) {
+		wg.Wait()
+		for field, err := range errs {
+			if err != nil {
+				releaseAll(cols)
+				return nil, fmt.Errorf("read parquet file %s column %q: %w", r.path, r.opts.Fields[field].Name, err)
+			}
 		}
+		return cols, nil
 	}
-	return cols, nil
 }
 
 // releaseAll releases the non-nil arrays of cols.
@@ -482,7 +468,7 @@ func releaseAll(cols []arrow.Array) {
 
 // shape picks the requested columns out of a pqarrow batch (nil when every
 // column is decoded outside pqarrow) and conforms them to the Paimon types,
-// beside own, readOwn's columns of the same n rows. It releases raw, and
+// beside own, startOwn's columns of the same n rows. It releases raw, and
 // own once the batch holds them.
 func (r *parquetReader) shape(raw arrow.RecordBatch, n int64, own []arrow.Array) (arrow.RecordBatch, error) {
 	if raw != nil {
@@ -493,7 +479,7 @@ func (r *parquetReader) shape(raw arrow.RecordBatch, n int64, own []arrow.Array)
 	defer releaseAll(cols)
 	for i, fld := range r.opts.Fields {
 		if cols[i] != nil {
-			continue // INT96 or dictionary, decoded by readOwn
+			continue // INT96 or dictionary, decoded by startOwn
 		}
 		name := r.fr.Manifest.Fields[r.fieldIdx[i]].Field.Name
 		idx := raw.Schema().FieldIndices(name)
