@@ -3,7 +3,7 @@ package rowjson
 import "testing"
 
 // BenchmarkAppendUint formats runs of neighbouring values of a few widths
-// (ids, counters, epoch microseconds).
+// (ids, counters, epoch microseconds), and single digits (flags, enums).
 func BenchmarkAppendUint(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -16,4 +16,10 @@ func BenchmarkAppendUint(b *testing.B) {
 			}
 		})
 	}
+	b.Run("1digit", func(b *testing.B) {
+		buf := make([]byte, 0, 64)
+		for i := 0; i < b.N; i++ {
+			buf = appendUint(buf[:0], uint64(i%10))
+		}
+	})
 }

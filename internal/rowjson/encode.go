@@ -482,6 +482,9 @@ func decimalLen(u uint64) int {
 // two digits per division straight into dst (strconv formats into a
 // scratch array and copies): integer columns are in every table.
 func appendUint(dst []byte, u uint64) []byte {
+	if u < 10 {
+		return append(dst, byte('0'+u))
+	}
 	if u < 1e8 {
 		return appendUpTo8(dst, uint32(u))
 	}
