@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -37,6 +38,17 @@ import (
 // row's bytes, and grows its dictionary copy batch by batch; on bench.wide
 // (whose dec column is such a column) that path was about a sixth of the
 // read (issue 16).
+//
+// A top-level INT32, INT64, FLOAT or DOUBLE column whose Arrow type is the
+// direct one of its Parquet type (numericType: the bits pqarrow copies
+// unchanged) and whose data pages are dictionary-encoded or PLAIN is read
+// here as well, into plain arrays of that type. PLAIN pages are where
+// parquet-java and parquet-cpp fall back once a chunk's dictionary is full,
+// and the encoding of writers that turn dictionaries off. A dictionary
+// entry is a 4- or 8-byte copy per row, a PLAIN run one copy; pqarrow
+// allocated a new decoded dictionary for every chunk it met (its
+// dictionary converters, a twelfth of what the binary allocated per row on
+// bench.wide4, issue 16), and its own column reader per batch.
 
 // dictColumn reads one such column of one row group.
 type dictColumn struct {
@@ -56,8 +68,29 @@ type dictColumn struct {
 	decBuf   scratch[decimal128.Num]
 	haveDict bool
 
-	// The current data page, decoded: its definition levels (when the
-	// column is optional) and the dictionary indices of its non-null values.
+	// num, when set, makes this a fixed-width numeric column of width (4
+	// or 8) bytes read into plain arrays of type num: numDict holds the
+	// row group's dictionary entries as their little-endian bytes; when
+	// the current data page is PLAIN (isPlain), plain holds its values, in
+	// the page reader's buffer, valid until its next page.
+	num     arrow.DataType
+	numDict []byte
+	numBuf  scratch[byte]
+	plain   []byte
+	isPlain bool
+
+	// The current data page, decoded as its rows are read (a page can hold
+	// hundreds of thousands of rows; decoded whole, its levels and indices
+	// were megabytes of scratch per column of every open file): defH and
+	// idxH resume its definition levels (when the column is optional) and
+	// its dictionary indices; defs holds the levels of the rows being
+	// read, idx the indices of their values, the page's values idxBase on.
+	// idxSrc is the page's index data, its bit width not yet read when
+	// idxH is unset.
+	defH, idxH     hybrid
+	idxSrc         []byte
+	idxSet         bool
+	idxBase        int
 	defs, idx      []int32
 	defBuf, idxBuf scratch[int32]
 	// scratchMem allocates decBuf, defBuf and idxBuf (Options.Scratch):
@@ -65,6 +98,7 @@ type dictColumn struct {
 	scratchMem memory.Allocator
 	rows, pos  int // rows of the page, next row
 	vpos, done int // next index; rows of the row group returned so far
+	total      int // rows of the row group, as its footer records
 }
 
 func (c *dictColumn) open(pf *file.Reader, g int) error {
@@ -76,7 +110,24 @@ func (c *dictColumn) open(pf *file.Reader, g int) error {
 	c.pr = pr
 	c.maxDef = pf.MetaData().Schema.Column(c.leaf).MaxDefinitionLevel()
 	c.rows, c.pos, c.vpos, c.done = 0, 0, 0, 0
+	c.total = int(pf.MetaData().RowGroup(g).NumRows())
 	return nil
+}
+
+// end checks, once the row group's rows are read, that its column chunk
+// holds no more: a footer recording fewer rows than the chunk holds would
+// otherwise drop the rest without an error when every column of a read is
+// decoded here (pqarrow's batches catch it beside them).
+func (c *dictColumn) end() error {
+	if c.pos < c.rows {
+		return corruptf("column chunk holds %d rows beyond the %d of its row group", c.rows-c.pos, c.total)
+	}
+	for c.pr.Next() {
+		if dp, ok := c.pr.Page().(file.DataPage); !ok || dp.NumValues() > 0 {
+			return corruptf("column chunk holds pages beyond the %d rows of its row group", c.total)
+		}
+	}
+	return c.pr.Err()
 }
 
 func (c *dictColumn) close() {
@@ -88,7 +139,7 @@ func (c *dictColumn) close() {
 		c.dict.Release()
 		c.dict = nil
 	}
-	c.decDict, c.haveDict = nil, false
+	c.decDict, c.numDict, c.plain, c.isPlain, c.haveDict = nil, nil, nil, false, false
 }
 
 // free returns the column's scratch to its allocator once the file is done.
@@ -98,6 +149,7 @@ func (c *dictColumn) free() {
 	c.defBuf.free()
 	c.idxBuf.free()
 	c.decBuf.free()
+	c.numBuf.free()
 }
 
 // scratch is a reusable slice of T held in a buffer of the read's
@@ -128,8 +180,11 @@ func (s *scratch[T]) free() {
 
 // dictLen is the number of entries of the row group's dictionary.
 func (c *dictColumn) dictLen() int {
-	if c.dec != nil {
+	switch {
+	case c.dec != nil:
 		return len(c.decDict)
+	case c.num != nil:
+		return len(c.numDict) / c.width
 	}
 	return c.dict.Len()
 }
@@ -139,28 +194,53 @@ func corruptf(format string, args ...any) error {
 }
 
 // read returns the next n rows: a dictionary array over the row group's
-// dictionary, or for a decimal column a plain Decimal128 array.
+// dictionary, or for a decimal or numeric column a plain array.
 func (c *dictColumn) read(n int, mem memory.Allocator) (arrow.Array, error) {
-	if c.dec != nil {
+	switch {
+	case c.dec != nil:
 		return readRows(c, n, mem, c.dec, arrow.Decimal128SizeBytes, arrow.Decimal128Traits.CastFromBytes,
-			func(out []decimal128.Num, idx []int32) {
-				for k, x := range idx {
+			func(out []decimal128.Num, lo, hi int) {
+				for k, x := range c.indices(lo, hi) {
 					out[k] = c.decDict[x]
 				}
 			})
+	case c.num != nil && c.width == 4:
+		return readRows(c, n, mem, c.num, 4, arrow.Uint32Traits.CastFromBytes,
+			putFixed(c, arrow.Uint32Traits.CastFromBytes, arrow.Uint32Traits.CastToBytes))
+	case c.num != nil:
+		return readRows(c, n, mem, c.num, 8, arrow.Uint64Traits.CastFromBytes,
+			putFixed(c, arrow.Uint64Traits.CastFromBytes, arrow.Uint64Traits.CastToBytes))
 	}
 	return readRows(c, n, mem, c.dt, arrow.Int32SizeBytes, arrow.Int32Traits.CastFromBytes,
-		func(out []int32, idx []int32) { copy(out, idx) })
+		func(out []int32, lo, hi int) { copy(out, c.indices(lo, hi)) })
 }
 
-// readRows is the one walk over the column's pages for both kinds of
+// putFixed is readRows' put for a numeric column, its values viewed as the
+// unsigned integers of their width (a float's bits are copied, never
+// converted, so NaN payloads and -0 survive): a PLAIN page's run is one
+// copy of its bytes, a dictionary page's a gather of its entries.
+func putFixed[T uint32 | uint64](c *dictColumn, from func([]byte) []T, to func([]T) []byte) func(out []T, lo, hi int) {
+	return func(out []T, lo, hi int) {
+		if c.isPlain {
+			copy(to(out), c.plain[lo*c.width:hi*c.width])
+			return
+		}
+		dict := from(c.numDict)
+		for k, x := range c.indices(lo, hi) {
+			out[k] = dict[x]
+		}
+	}
+}
+
+// readRows is the one walk over the column's pages for every kind of
 // dictColumn: it gathers the next n rows into a buffer of T (size bytes
-// each, viewed by cast), put writing the values of a run of non-null rows
-// from their dictionary indices; a null row is T's zero value. dt is the
+// each, viewed by cast), put writing the values of a run of non-null rows,
+// the page's values lo to hi (their dictionary indices c.indices(lo, hi),
+// or a PLAIN page's values); a null row is T's zero value. dt is the
 // array's type (a dictionary type is given the row group's dictionary).
 // put is called once per run, not per row, so the walk costs no call per
 // value.
-func readRows[T any](c *dictColumn, n int, mem memory.Allocator, dt arrow.DataType, size int, cast func([]byte) []T, put func(out []T, idx []int32)) (arrow.Array, error) {
+func readRows[T any](c *dictColumn, n int, mem memory.Allocator, dt arrow.DataType, size int, cast func([]byte) []T, put func(out []T, lo, hi int)) (arrow.Array, error) {
 	valBuf := memory.NewResizableBuffer(mem)
 	valBuf.Resize(n * size)
 	out := cast(valBuf.Bytes())
@@ -193,21 +273,25 @@ func readRows[T any](c *dictColumn, n int, mem memory.Allocator, dt arrow.DataTy
 			continue
 		}
 		take := min(n-i, c.rows-c.pos)
+		if err := c.decodeRows(take); err != nil {
+			release()
+			return nil, err
+		}
 		if c.maxDef == 0 {
-			put(out[i:i+take], c.idx[c.vpos:c.vpos+take])
+			put(out[i:i+take], c.vpos, c.vpos+take)
 			c.vpos += take
 		} else {
 			// Runs of non-null rows go to put together; a null row between
 			// them is zeroed and left out of the validity bitmap.
 			run := 0
-			for k, d := range c.defs[c.pos : c.pos+take] {
+			for k, d := range c.defs {
 				if d == int32(c.maxDef) {
 					bitutil.SetBit(bits, i+k)
 					run++
 					continue
 				}
 				if run > 0 {
-					put(out[i+k-run:i+k], c.idx[c.vpos:c.vpos+run])
+					put(out[i+k-run:i+k], c.vpos, c.vpos+run)
 					c.vpos += run
 					run = 0
 				}
@@ -215,7 +299,7 @@ func readRows[T any](c *dictColumn, n int, mem memory.Allocator, dt arrow.DataTy
 				nulls++
 			}
 			if run > 0 {
-				put(out[i+take-run:i+take], c.idx[c.vpos:c.vpos+run])
+				put(out[i+take-run:i+take], c.vpos, c.vpos+run)
 				c.vpos += run
 			}
 		}
@@ -223,6 +307,12 @@ func readRows[T any](c *dictColumn, n int, mem memory.Allocator, dt arrow.DataTy
 		i += take
 	}
 	c.done += n
+	if c.done == c.total {
+		if err := c.end(); err != nil {
+			release()
+			return nil, err
+		}
+	}
 	if valid != nil && nulls == 0 {
 		valid.Release()
 		valid = nil
@@ -250,13 +340,21 @@ func (c *dictColumn) nextPage(mem memory.Allocator) error {
 			if enc := parquet.Encoding(p.Encoding()); enc != parquet.Encodings.Plain && enc != parquet.Encodings.PlainDict {
 				return corruptf("dictionary page of encoding %s", enc)
 			}
-			if c.dec != nil {
-				n := int(p.NumValues())
+			switch n := int(p.NumValues()); {
+			case c.dec != nil:
 				if err := checkDecimalPage(p.Data(), n, c.width); err != nil {
 					return err
 				}
 				c.decDict = plainDecimals(c.decBuf.get(c.scratchMem, n, arrow.Decimal128SizeBytes, arrow.Decimal128Traits.CastFromBytes), p.Data(), c.width)
-			} else {
+			case c.num != nil:
+				if n < 0 || n > len(p.Data())/c.width {
+					return corruptf("dictionary page of %d bytes cannot hold %d values of %d bytes", len(p.Data()), n, c.width)
+				}
+				// Copied: the page's buffer is the page reader's, reused
+				// by its next page.
+				c.numDict = c.numBuf.get(c.scratchMem, n*c.width, 1, func(b []byte) []byte { return b })
+				copy(c.numDict, p.Data())
+			default:
 				d, err := plainByteArrays(p.Data(), int(p.NumValues()), c.dt.ValueType, mem)
 				if err != nil {
 					return err
@@ -277,12 +375,10 @@ func (c *dictColumn) nextPage(mem memory.Allocator) error {
 				if uint64(l) > uint64(len(data)-4) {
 					return corruptf("definition levels of %d bytes in a data page of %d", l, len(data))
 				}
-				if err := c.decodeDefs(data[4:4+l], n); err != nil {
-					return err
-				}
+				c.defH.reset(data[4:4+l], 1) // maxDef is 1 (dictionaryLeaf)
 				data = data[4+l:]
 			}
-			return c.decodeIndices(parquet.Encoding(p.Encoding()), data, n)
+			return c.startValues(parquet.Encoding(p.Encoding()), data, n)
 		case *file.DataPageV2:
 			data, n := p.Data(), int(p.NumValues())
 			rl, dl := int(p.RepetitionLevelByteLen()), int(p.DefinitionLevelByteLen())
@@ -290,11 +386,9 @@ func (c *dictColumn) nextPage(mem memory.Allocator) error {
 				return corruptf("levels of %d+%d bytes in a data page of %d", rl, dl, len(data))
 			}
 			if c.maxDef > 0 {
-				if err := c.decodeDefs(data[rl:rl+dl], n); err != nil {
-					return err
-				}
+				c.defH.reset(data[rl:rl+dl], 1)
 			}
-			return c.decodeIndices(parquet.Encoding(p.Encoding()), data[rl+dl:], n)
+			return c.startValues(parquet.Encoding(p.Encoding()), data[rl+dl:], n)
 		}
 	}
 	if err := c.pr.Err(); err != nil {
@@ -303,107 +397,178 @@ func (c *dictColumn) nextPage(mem memory.Allocator) error {
 	return io.EOF
 }
 
-func (c *dictColumn) decodeDefs(src []byte, n int) error {
-	c.defs = c.defBuf.get(c.scratchMem, n, arrow.Int32SizeBytes, arrow.Int32Traits.CastFromBytes)
-	if err := decodeHybrid(src, 1, c.defs); err != nil { // maxDef is 1 (dictionaryLeaf)
-		return fmt.Errorf("definition levels: %w", err)
-	}
-	return nil
-}
-
-// decodeIndices decodes the dictionary indices of a data page of n rows
-// (its definition levels already in c.defs) and checks each against the
-// dictionary, so a corrupt index is an error, never another row's value.
-func (c *dictColumn) decodeIndices(enc parquet.Encoding, src []byte, n int) error {
-	if !c.haveDict {
-		return corruptf("data page before the dictionary page")
-	}
-	if enc != parquet.Encodings.RLEDict && enc != parquet.Encodings.PlainDict {
-		// The footer said every data page is dictionary-encoded.
+// startValues starts a data page of n rows whose values, after their
+// levels, are src in encoding enc.
+func (c *dictColumn) startValues(enc parquet.Encoding, src []byte, n int) error {
+	c.plain, c.isPlain, c.idxSrc, c.idxSet = nil, false, nil, false
+	switch {
+	case enc == parquet.Encodings.Plain && c.num != nil:
+		c.plain, c.isPlain = src, true
+	case enc != parquet.Encodings.RLEDict && enc != parquet.Encodings.PlainDict:
+		// The footer said every data page is dictionary-encoded (or PLAIN).
 		return corruptf("data page of encoding %s in a column chunk whose footer says it is dictionary-encoded throughout", enc)
-	}
-	nv := n
-	if c.maxDef > 0 {
-		nv = 0
-		for _, d := range c.defs[:n] {
-			if d == int32(c.maxDef) {
-				nv++
-			}
-		}
-	}
-	c.idx = c.idxBuf.get(c.scratchMem, nv, arrow.Int32SizeBytes, arrow.Int32Traits.CastFromBytes)
-	if nv > 0 {
-		if len(src) < 1 {
-			return corruptf("data page has no index bit width")
-		}
-		bw := int(src[0])
-		if bw > 32 {
-			return corruptf("dictionary index bit width %d", bw)
-		}
-		if err := decodeHybrid(src[1:], bw, c.idx); err != nil {
-			return fmt.Errorf("dictionary indices: %w", err)
-		}
-		size := uint32(c.dictLen())
-		for _, k := range c.idx {
-			if uint32(k) >= size {
-				return corruptf("dictionary index %d outside the dictionary of %d entries", uint32(k), size)
-			}
-		}
+	case !c.haveDict:
+		return corruptf("data page before the dictionary page")
+	default:
+		c.idxSrc = src
 	}
 	c.rows, c.pos, c.vpos = n, 0, 0
 	return nil
 }
 
+// decodeRows decodes the definition levels of the page's next take rows
+// into c.defs and readies their values: a PLAIN page's are checked to be
+// in it, a dictionary page's indices decoded into c.idx and checked
+// against the dictionary, so a corrupt index is an error, never another
+// row's value.
+func (c *dictColumn) decodeRows(take int) error {
+	nv := take
+	if c.maxDef > 0 {
+		c.defs = c.defBuf.get(c.scratchMem, take, arrow.Int32SizeBytes, arrow.Int32Traits.CastFromBytes)
+		if err := c.defH.decode(c.defs); err != nil {
+			return fmt.Errorf("definition levels: %w", err)
+		}
+		nv = 0
+		for _, d := range c.defs {
+			if d == int32(c.maxDef) {
+				nv++
+			}
+		}
+	}
+	if c.isPlain {
+		if end := c.vpos + nv; end > len(c.plain)/c.width {
+			return corruptf("PLAIN data page of %d bytes cannot hold %d values of %d bytes", len(c.plain), end, c.width)
+		}
+		return nil
+	}
+	if nv == 0 {
+		return nil
+	}
+	if !c.idxSet {
+		if len(c.idxSrc) < 1 {
+			return corruptf("data page has no index bit width")
+		}
+		bw := int(c.idxSrc[0])
+		if bw > 32 {
+			return corruptf("dictionary index bit width %d", bw)
+		}
+		c.idxH.reset(c.idxSrc[1:], bw)
+		c.idxSet = true
+	}
+	c.idx = c.idxBuf.get(c.scratchMem, nv, arrow.Int32SizeBytes, arrow.Int32Traits.CastFromBytes)
+	c.idxBase = c.vpos
+	if err := c.idxH.decode(c.idx); err != nil {
+		return fmt.Errorf("dictionary indices: %w", err)
+	}
+	size := uint32(c.dictLen())
+	for _, k := range c.idx {
+		if uint32(k) >= size {
+			return corruptf("dictionary index %d outside the dictionary of %d entries", uint32(k), size)
+		}
+	}
+	return nil
+}
+
+// indices returns the dictionary indices of the page's values lo to hi,
+// which decodeRows decoded.
+func (c *dictColumn) indices(lo, hi int) []int32 {
+	return c.idx[lo-c.idxBase : hi-c.idxBase]
+}
+
 // decodeHybrid decodes len(out) values of Parquet's RLE / bit-packing
 // hybrid encoding (definition levels, dictionary indices) of bit width bw.
 func decodeHybrid(src []byte, bw int, out []int32) error {
-	byteW := (bw + 7) / 8
+	var h hybrid
+	h.reset(src, bw)
+	return h.decode(out)
+}
+
+// hybrid decodes Parquet's RLE / bit-packing hybrid encoding of bit width
+// bw from src, resuming where its last decode stopped: inside a run of
+// one repeated value (rle, val) or of bit-packed values (packed, the
+// run's bytes, from value first on), left values of which are unread.
+type hybrid struct {
+	src    []byte
+	bw     int
+	rle    bool
+	val    int32
+	packed []byte
+	first  int
+	left   int
+	done   int // values decoded so far, for errors
+}
+
+func (h *hybrid) reset(src []byte, bw int) {
+	*h = hybrid{src: src, bw: bw}
+}
+
+// decode fills out with the next len(out) values.
+func (h *hybrid) decode(out []int32) error {
 	for i := 0; i < len(out); {
-		h, k := binary.Uvarint(src)
-		if k <= 0 {
-			return corruptf("RLE/bit-packed run header truncated after %d of %d values", i, len(out))
-		}
-		src = src[k:]
-		if h&1 == 0 { // a run of one repeated value
-			if len(src) < byteW {
-				return corruptf("RLE run value truncated")
+		if h.left == 0 {
+			if err := h.run(); err != nil {
+				return err
 			}
-			var v uint32
-			for b := 0; b < byteW; b++ {
-				v |= uint32(src[b]) << (8 * b)
-			}
-			src = src[byteW:]
-			if bw < 32 && v>>bw != 0 {
-				// A definition level of 2 for a column whose maximum is 1
-				// would otherwise read as a null.
-				return corruptf("RLE run value %d is wider than %d bits", v, bw)
-			}
-			cnt := min(h>>1, uint64(len(out)-i))
-			for j := range out[i : i+int(cnt)] {
-				out[i+j] = int32(v)
-			}
-			i += int(cnt)
 			continue
 		}
-		groups := h >> 1 // groups of 8 bit-packed values
-		// Width 0 (a one-entry dictionary) packs groups into no bytes:
-		// parquet-java writes such runs.
-		if bw > 0 && (groups > uint64(len(src)) || groups*uint64(bw) > uint64(len(src))) {
-			return corruptf("bit-packed run of %d groups of width %d in %d bytes", groups, bw, len(src))
+		take := min(h.left, len(out)-i)
+		if h.rle {
+			for j := range out[i : i+take] {
+				out[i+j] = h.val
+			}
+		} else {
+			unpackBits(h.packed, h.bw, h.first, out[i:i+take])
+			h.first += take
 		}
-		nbytes := int(min(groups, uint64(len(src)))) * bw
-		take := int(min(groups, uint64(len(out)))) * 8
-		take = min(take, len(out)-i)
-		unpackBits(src[:nbytes], bw, out[i:i+take])
-		src = src[nbytes:]
+		h.left -= take
+		h.done += take
 		i += take
 	}
 	return nil
 }
 
+// run reads the next run's header (and an RLE run's value).
+func (h *hybrid) run() error {
+	hd, k := binary.Uvarint(h.src)
+	if k <= 0 {
+		return corruptf("RLE/bit-packed run header truncated after %d values", h.done)
+	}
+	h.src = h.src[k:]
+	if hd&1 == 0 { // a run of one repeated value
+		byteW := (h.bw + 7) / 8
+		if len(h.src) < byteW {
+			return corruptf("RLE run value truncated")
+		}
+		var v uint32
+		for b := 0; b < byteW; b++ {
+			v |= uint32(h.src[b]) << (8 * b)
+		}
+		h.src = h.src[byteW:]
+		if h.bw < 32 && v>>h.bw != 0 {
+			// A definition level of 2 for a column whose maximum is 1
+			// would otherwise read as a null.
+			return corruptf("RLE run value %d is wider than %d bits", v, h.bw)
+		}
+		h.rle, h.val, h.left = true, int32(v), int(min(hd>>1, math.MaxInt32))
+		return nil
+	}
+	groups := hd >> 1 // groups of 8 bit-packed values
+	// Width 0 (a one-entry dictionary) packs groups into no bytes:
+	// parquet-java writes such runs.
+	if h.bw > 0 && (groups > uint64(len(h.src)) || groups*uint64(h.bw) > uint64(len(h.src))) {
+		return corruptf("bit-packed run of %d groups of width %d in %d bytes", groups, h.bw, len(h.src))
+	}
+	groups = min(groups, math.MaxInt32/8)
+	nbytes := int(groups) * h.bw
+	h.rle, h.packed, h.first, h.left = false, h.src[:nbytes], 0, int(groups)*8
+	h.src = h.src[nbytes:]
+	return nil
+}
+
 // unpackBits reads len(out) values of bw bits, least significant bit
-// first; src holds at least len(out)*bw bits.
-func unpackBits(src []byte, bw int, out []int32) {
+// first, from the first-th value of src on; src holds at least
+// (first+len(out))*bw bits.
+func unpackBits(src []byte, bw, first int, out []int32) {
 	if bw == 0 {
 		clear(out)
 		return
@@ -414,7 +579,7 @@ func unpackBits(src []byte, bw int, out []int32) {
 	// offset (at most 7 + 32 bits: inside the load); the byte-at-a-time
 	// accumulator this replaced was a fifth of a dictionary column's read.
 	for ; j < len(out); j++ {
-		off := j * bw
+		off := (first + j) * bw
 		p := off >> 3
 		if p+8 > len(src) {
 			break
@@ -423,7 +588,7 @@ func unpackBits(src []byte, bw int, out []int32) {
 	}
 	// The last values, within 8 bytes of the end: their bytes one by one.
 	for ; j < len(out); j++ {
-		off := j * bw
+		off := (first + j) * bw
 		var w uint64
 		for b, p := 0, off>>3; b < 8 && p+b < len(src); b++ {
 			w |= uint64(src[p+b]) << (8 * b)

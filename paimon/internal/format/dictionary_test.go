@@ -309,7 +309,7 @@ func TestUnpackBits(t *testing.T) {
 					src[i] = byte(r.Uint32())
 				}
 				got := make([]int32, n)
-				unpackBits(src, bw, got)
+				unpackBits(src, bw, 0, got)
 				for j := range got {
 					var v uint64
 					for b := 0; b < bw; b++ {
@@ -372,7 +372,7 @@ func BenchmarkUnpackBits(b *testing.B) {
 	out := make([]int32, n)
 	b.SetBytes(n * 4)
 	for b.Loop() {
-		unpackBits(src, bw, out)
+		unpackBits(src, bw, 0, out)
 	}
 }
 
@@ -424,17 +424,27 @@ func footerRowCountOff(t *testing.T, delta int64) {
 	for i := range all {
 		all[i] = true
 	}
-	for name, opts := range map[string]Options{
-		"dictionary arrays beside pqarrow": {Fields: fields, Dictionary: all},
-		"pqarrow only":                     {Fields: fields[:2]},
+	// Which columns each read decodes outside pqarrow, so every way of
+	// reading a row group is the one the case names.
+	for name, c := range map[string]struct {
+		opts     Options
+		own, any bool // own: every column outside pqarrow; any: some
+	}{
+		"dictionary arrays beside pqarrow": {Options{Fields: fields, Dictionary: all}, false, true},
+		"pqarrow only":                     {Options{Fields: fields[2:3]}, false, false}, // s, without Dictionary
+		"own columns only":                 {Options{Fields: fields[:2]}, true, true},    // id (with PLAIN fallback), i
 	} {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			r, err := Open(ctx, localIO(t), path, opts)
+			r, err := Open(ctx, localIO(t), path, c.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer r.Close()
+			pr := r.(*parquetReader)
+			if own, any := len(pr.leaves) == 0, pr.hasOwn(); own != c.own || any != c.any {
+				t.Fatalf("columns outside pqarrow: all %v, some %v; want %v, %v", own, any, c.own, c.any)
+			}
 			rows := 0
 			for {
 				rec, err := r.Next(ctx)

@@ -61,6 +61,7 @@ type int96Column struct {
 	cr     *file.Int96ColumnChunkReader
 	vals   []parquet.Int96
 	defs   []int16
+	left   int64 // rows of the row group not yet read
 }
 
 // isTopLevelInt96 reports whether a requested field is a single INT96 leaf.
@@ -85,6 +86,7 @@ func (c *int96Column) open(pf *file.Reader, g int) error {
 	}
 	c.cr = ic
 	c.maxDef = pf.MetaData().Schema.Column(c.leaf).MaxDefinitionLevel()
+	c.left = rg.NumRows()
 	return nil
 }
 
@@ -117,6 +119,11 @@ func (c *int96Column) read(n int, t types.DataType, mem memory.Allocator) (arrow
 		}
 		levels += int(tot)
 		nvals += vr
+	}
+	// As dictColumn.end: values past the footer's rows are corruption,
+	// not rows to drop.
+	if c.left -= int64(n); c.left == 0 && c.cr.HasNext() {
+		return nil, corruptf("INT96 column chunk holds values beyond the rows its row group records")
 	}
 	unit := arrowconv.TimeUnitFor(t.Precision)
 	dt, err := arrowconv.Type(t)

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
@@ -159,13 +160,81 @@ func (r *parquetReader) dictionaryLeaf(i int, sf *pqarrow.SchemaField) *dictColu
 		if i >= len(r.opts.Dictionary) || !r.opts.Dictionary[i] {
 			return nil
 		}
-		if (target.ID() == arrow.STRING || target.ID() == arrow.BINARY) && dictionaryOnly(md, sf.ColIndex) {
+		if (target.ID() == arrow.STRING || target.ID() == arrow.BINARY) && ownEncodings(md, sf.ColIndex, col.MaxDefinitionLevel(), false) {
 			return &dictColumn{field: i, dt: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: target}}
 		}
 	case parquet.Types.FixedLenByteArray:
 		dec, ok := target.(*arrow.Decimal128Type)
-		if ok && arrow.TypeEqual(sf.Field.Type, dec) && col.TypeLength() >= 1 && col.TypeLength() <= 16 && dictionaryOnly(md, sf.ColIndex) {
+		if ok && arrow.TypeEqual(sf.Field.Type, dec) && col.TypeLength() >= 1 && col.TypeLength() <= 16 && ownEncodings(md, sf.ColIndex, col.MaxDefinitionLevel(), false) {
 			return &dictColumn{field: i, dec: dec, width: col.TypeLength()}
+		}
+	case parquet.Types.Int32, parquet.Types.Int64, parquet.Types.Float, parquet.Types.Double:
+		// The file's own type, as pqarrow would return it: the requested
+		// type may differ (a column widened by schema evolution) and is
+		// reached by conform, as for pqarrow's arrays.
+		dt := numericType(col)
+		if dt != nil && arrow.TypeEqual(sf.Field.Type, dt) && ownEncodings(md, sf.ColIndex, col.MaxDefinitionLevel(), true) {
+			return &dictColumn{field: i, num: dt, width: col.PhysicalType().ByteSize()}
+		}
+	}
+	return nil
+}
+
+// numericType is the Arrow type whose values are the bits of a column of
+// physical type INT32, INT64, FLOAT or DOUBLE unchanged, or nil when its
+// logical type needs a conversion (narrower integers, decimals, the
+// deprecated INT96-era converted types) or is one this reader leaves to
+// pqarrow. Only a column pqarrow also maps to this type (the file's stored
+// Arrow schema can ask for another, such as timestamp[s] over milliseconds)
+// is read outside pqarrow.
+func numericType(col *schema.Column) arrow.DataType {
+	lt := col.LogicalType()
+	none := lt == nil || lt.Equals(schema.NoLogicalType{})
+	switch col.PhysicalType() {
+	case parquet.Types.Float:
+		if none {
+			return arrow.PrimitiveTypes.Float32
+		}
+	case parquet.Types.Double:
+		if none {
+			return arrow.PrimitiveTypes.Float64
+		}
+	case parquet.Types.Int32:
+		switch t := lt.(type) {
+		case schema.DateLogicalType:
+			return arrow.FixedWidthTypes.Date32
+		case schema.IntLogicalType:
+			if t.BitWidth() == 32 && t.IsSigned() {
+				return arrow.PrimitiveTypes.Int32
+			}
+		default:
+			if none {
+				return arrow.PrimitiveTypes.Int32
+			}
+		}
+	case parquet.Types.Int64:
+		switch t := lt.(type) {
+		case schema.TimestampLogicalType:
+			unit := map[schema.TimeUnitType]arrow.TimeUnit{
+				schema.TimeUnitMillis: arrow.Millisecond, schema.TimeUnitMicros: arrow.Microsecond, schema.TimeUnitNanos: arrow.Nanosecond,
+			}
+			u, ok := unit[t.TimeUnit()]
+			if !ok {
+				return nil
+			}
+			tz := ""
+			if t.IsAdjustedToUTC() {
+				tz = "UTC"
+			}
+			return &arrow.TimestampType{Unit: u, TimeZone: tz}
+		case schema.IntLogicalType:
+			if t.BitWidth() == 64 && t.IsSigned() {
+				return arrow.PrimitiveTypes.Int64
+			}
+		default:
+			if none {
+				return arrow.PrimitiveTypes.Int64
+			}
 		}
 	}
 	return nil
@@ -178,42 +247,47 @@ const (
 	pageDataV2 = 3 // PageType.DATA_PAGE_V2
 )
 
-// dictionaryOnly reports whether every column chunk of leaf col holds a
-// dictionary page and dictionary-encoded data pages only. With encoding
-// statistics (pyarrow and parquet-java write them) each data page's
-// encoding is known; without, the chunk's encoding list must not contain
-// PLAIN, which a fallback page would add (PLAIN of a v2 dictionary page
-// is indistinguishable and reads as a fallback: plain arrays, never a
-// wrong row, since pqarrow decodes either way).
-func dictionaryOnly(md *metadata.FileMetaData, col int) bool {
+// ownEncodings reports whether every column chunk of leaf col is encoded
+// as dictColumn decodes: dictionary-encoded data pages after a dictionary
+// page, or with plain (numeric columns) PLAIN data pages as well and the
+// dictionary page optional. With encoding statistics (pyarrow and
+// parquet-java write them) each data page's encoding is known; without,
+// the chunk's encoding list must not contain an encoding dictColumn does
+// not decode, nor PLAIN unless plain, which a fallback page would add
+// (PLAIN of a v2 dictionary page is indistinguishable and reads as a
+// fallback: pqarrow's arrays, never a wrong row). maxDef is the column's
+// maximum definition level: BIT_PACKED levels, which old writers list, are
+// left to pqarrow when there are levels to decode.
+func ownEncodings(md *metadata.FileMetaData, col int, maxDef int16, plain bool) bool {
 	if md.FileMetaData == nil || len(md.FileMetaData.RowGroups) == 0 {
 		return false
+	}
+	dataEncoding := func(e parquet.Encoding) bool {
+		return e == parquet.Encodings.RLEDict || e == parquet.Encodings.PlainDict || plain && e == parquet.Encodings.Plain
 	}
 	for g, rg := range md.FileMetaData.RowGroups {
 		if col >= len(rg.Columns) || rg.Columns[col].MetaData == nil {
 			return false // encrypted column metadata
 		}
-		if cc, err := md.RowGroup(g).ColumnChunk(col); err != nil || !cc.HasDictionaryPage() {
+		if cc, err := md.RowGroup(g).ColumnChunk(col); err != nil || !plain && !cc.HasDictionaryPage() {
 			return false
 		}
 		cm := rg.Columns[col].MetaData
-		if len(cm.EncodingStats) > 0 {
-			for _, st := range cm.EncodingStats {
-				if st.PageType != pageData && st.PageType != pageDataV2 || st.Count == 0 {
-					continue
-				}
-				switch parquet.Encoding(st.Encoding) {
-				case parquet.Encodings.RLEDict, parquet.Encodings.PlainDict:
-				default:
-					return false
-				}
-			}
-			continue
-		}
 		for _, e := range cm.Encodings {
-			switch parquet.Encoding(e) {
-			case parquet.Encodings.RLEDict, parquet.Encodings.PlainDict, parquet.Encodings.RLE, parquet.Encodings.BitPacked:
-			default:
+			switch e := parquet.Encoding(e); {
+			case e == parquet.Encodings.BitPacked && maxDef == 0, e == parquet.Encodings.RLE:
+			case len(cm.EncodingStats) > 0 && e == parquet.Encodings.Plain:
+				// A dictionary page's encoding; the statistics below say
+				// whether a data page is PLAIN too.
+			case !dataEncoding(e):
+				return false
+			}
+		}
+		for _, st := range cm.EncodingStats {
+			if st.PageType != pageData && st.PageType != pageDataV2 || st.Count == 0 {
+				continue
+			}
+			if !dataEncoding(parquet.Encoding(st.Encoding)) {
 				return false
 			}
 		}
@@ -443,7 +517,18 @@ func (r *parquetReader) startOwn(n int64) (wait func() ([]arrow.Array, error)) {
 		run(c.field, func() (arrow.Array, error) { return c.read(int(n), r.opts.Fields[c.field].Type, r.opts.Alloc) })
 	}
 	for _, c := range r.dicts {
-		run(c.field, func() (arrow.Array, error) { return c.read(int(n), r.opts.Alloc) })
+		if c.num == nil {
+			run(c.field, func() (arrow.Array, error) { return c.read(int(n), r.opts.Alloc) })
+			continue
+		}
+		run(c.field, func() (arrow.Array, error) {
+			arr, err := c.read(int(n), r.opts.Alloc)
+			if err != nil {
+				return nil, err
+			}
+			defer arr.Release()
+			return conform(arr, r.opts.Fields[c.field].Type, r.opts.Alloc)
+		})
 	}
 	return func() ([]arrow.Array, error) {
 		wg.Wait()
