@@ -5,9 +5,39 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/restcatalog"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/stream"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
+
+// ErrUnsupported marks tables and files using a Paimon feature this reader
+// does not implement yet; errors wrapping it name the feature and the table
+// or file. It is types.ErrUnsupported.
+var ErrUnsupported = types.ErrUnsupported
+
+// ErrExpired is wrapped by the error a streaming scan returns when its next
+// snapshot was expired and the policy is ExpiredFail.
+var ErrExpired = stream.ErrExpired
+
+// ErrRecreated is wrapped when a streaming scan's position is beyond
+// latest+1: the table was most likely dropped and recreated.
+var ErrRecreated = stream.ErrRecreated
+
+// ErrConsumerConflict is wrapped when the consumer file holds a position
+// the scan neither wrote nor resumed from: another writer uses the id.
+var ErrConsumerConflict = stream.ErrConsumerConflict
+
+// FieldError is a StreamConfig validation error; Field is the Go name of
+// the offending StreamConfig field, so callers that fill the struct from
+// their own configuration can name their own field instead.
+type FieldError struct {
+	Field string
+	Err   error
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Err.Error() }
+
+func (e *FieldError) Unwrap() error { return e.Err }
 
 // ErrCorrupt marks metadata that contradicts what its parent records (a
 // truncated manifest, an empty snapshot file). It is types.ErrCorrupt.

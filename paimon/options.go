@@ -52,15 +52,6 @@ type ReadOptions struct {
 	Dictionary bool
 }
 
-// bucketSet is the BucketFilter of an explicit bucket list.
-func bucketSet(ids []int32) func(int32) bool {
-	set := make(map[int32]bool, len(ids))
-	for _, id := range ids {
-		set[id] = true
-	}
-	return func(x int32) bool { return set[x] }
-}
-
 // readerFor builds the split reader of these options for one split.
 func (o *ReadOptions) readerFor(t *Table, sp *Split) (*read.Reader, error) {
 	fields, err := projectFields(sp.schema, o.Projection)

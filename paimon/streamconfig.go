@@ -12,32 +12,6 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 )
 
-// String returns the policy's configuration spelling.
-func (p ExpiredPolicy) String() string {
-	switch p {
-	case ExpiredFail:
-		return "fail"
-	case ExpiredEarliest:
-		return "earliest"
-	case ExpiredLatestFull:
-		return "latest-full"
-	}
-	return fmt.Sprintf("ExpiredPolicy(%d)", int(p))
-}
-
-// ParseExpiredPolicy parses "fail" (also ""), "earliest" or "latest-full".
-func ParseExpiredPolicy(s string) (ExpiredPolicy, error) {
-	switch s {
-	case "fail", "":
-		return ExpiredFail, nil
-	case "earliest":
-		return ExpiredEarliest, nil
-	case "latest-full":
-		return ExpiredLatestFull, nil
-	}
-	return 0, fmt.Errorf("unknown expired policy %q (want fail, earliest or latest-full)", s)
-}
-
 // StreamConfig describes a streaming read as plain data, for callers that
 // get it from configuration (the Benthos input, the CLI's tail). The zero
 // value reads the latest snapshot in full, then follows the table, with no
@@ -58,6 +32,10 @@ type StreamConfig struct {
 	// when the scan is created; the table must have one. Excludes
 	// EndSnapshot.
 	EndAtLatest bool
+	// EndWatermark, when set, ends the stream at the first snapshot whose
+	// watermark exceeds it (Java's scan.bounded.watermark); that snapshot
+	// is not read.
+	EndWatermark *int64
 
 	// Filter is a predicate in predicate.Parse's syntax; "" keeps all rows.
 	Filter string
@@ -103,18 +81,6 @@ type StreamConfig struct {
 	Stats *ReadStats
 }
 
-// FieldError is a StreamConfig validation error; Field is the Go name of
-// the offending StreamConfig field, so callers that fill the struct from
-// their own configuration can name their own field instead.
-type FieldError struct {
-	Field string
-	Err   error
-}
-
-func (e *FieldError) Error() string { return e.Field + ": " + e.Err.Error() }
-
-func (e *FieldError) Unwrap() error { return e.Err }
-
 func fieldErr(field, format string, args ...any) error {
 	return &FieldError{Field: field, Err: fmt.Errorf(format, args...)}
 }
@@ -138,9 +104,8 @@ func (c *StreamConfig) Validate() error {
 }
 
 func (c *StreamConfig) checkStart() error {
-	needsSnap := c.StartMode == StartFromSnapshot || c.StartMode == StartFromSnapshotFull
 	switch {
-	case c.StartSnapshot != 0 && !needsSnap:
+	case c.StartSnapshot != 0 && !c.StartMode.NeedsSnapshot():
 		return fieldErr("StartSnapshot", "only used with scan mode from-snapshot or from-snapshot-full, not %s", c.StartMode)
 	case !c.StartTime.IsZero() && c.StartMode != StartFromTimestamp:
 		return fieldErr("StartTime", "only used with scan mode from-timestamp, not %s", c.StartMode)
@@ -208,9 +173,7 @@ func (c *StreamConfig) checkRest() error {
 			errs = append(errs, &FieldError{Field: "Filter", Err: err})
 		}
 	}
-	switch c.OnExpired {
-	case ExpiredFail, ExpiredEarliest, ExpiredLatestFull:
-	default:
+	if !c.OnExpired.Valid() {
 		errs = append(errs, fieldErr("OnExpired", "unknown policy %d", int(c.OnExpired)))
 	}
 	if c.PollInterval < 0 {
@@ -222,17 +185,14 @@ func (c *StreamConfig) checkRest() error {
 	return errors.Join(errs...)
 }
 
-// checkStart is the start-position rule of every streaming scan, shared by
-// StreamConfig.Validate and StreamReadBuilder.NewStreamingScan: a known
+// checkStart is the start-position rule of every streaming scan: a known
 // mode, and the snapshot or time the mode needs.
 func checkStart(mode StartMode, snap int64, at time.Time) error {
-	switch mode {
-	case StartLatestFull, StartLatest, StartFromSnapshot, StartFromSnapshotFull, StartFromTimestamp, StartCompactedFull:
-	default:
+	if !mode.Valid() {
 		return fieldErr("StartMode", "unknown start mode %d", int(mode))
 	}
 	switch {
-	case (mode == StartFromSnapshot || mode == StartFromSnapshotFull) && snap == 0:
+	case mode.NeedsSnapshot() && snap == 0:
 		return fieldErr("StartSnapshot", "required by scan mode %s", mode)
 	case snap < 0:
 		return fieldErr("StartSnapshot", "must be at least 1, got %d", snap)
@@ -271,63 +231,14 @@ func (c *StreamConfig) ReadsBucket(b int32) bool {
 // streaming scan it describes and the reader of the scan's splits.
 // EndAtLatest is resolved here, to the latest snapshot at this call.
 func (t *Table) NewStreamingScan(ctx context.Context, cfg StreamConfig) (*StreamingScan, *Read, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
+	return t.openStream(ctx, cfg, nil, nil)
+}
+
+// readOptions are the options of the reads of the splits cfg's scan plans.
+func (c *StreamConfig) readOptions(filter *predicate.Predicate, buckets func(int32) bool) ReadOptions {
+	return ReadOptions{
+		Projection: append([]string(nil), c.Columns...), Filter: filter, BatchSize: c.BatchSize,
+		Allocator: c.Allocator, BucketFilter: buckets, IncludeRowKind: c.IncludeRowKind,
+		Stats: c.Stats, Dictionary: c.Dictionary,
 	}
-	b := t.NewStreamReadBuilder().
-		WithStartMode(cfg.StartMode).
-		WithIncludeRowKind(cfg.IncludeRowKind).
-		WithOnExpired(cfg.OnExpired).
-		WithEmitEmptyPlans(cfg.EmitEmptyPlans).
-		WithIgnoreConsumerProgress(cfg.IgnoreConsumerProgress).
-		WithBatchSize(cfg.BatchSize).
-		WithDictionary(cfg.Dictionary).
-		WithAllocator(cfg.Allocator).
-		WithStats(cfg.Stats).
-		WithConsumerID(cfg.ConsumerID).
-		WithStartSnapshot(cfg.StartSnapshot).
-		WithStartTimestamp(cfg.StartTime)
-	if cfg.PollInterval > 0 {
-		b = b.WithPollInterval(cfg.PollInterval)
-	}
-	if cfg.StreamingReadOverwrite != nil {
-		b = b.WithStreamingReadOverwrite(*cfg.StreamingReadOverwrite)
-	}
-	if cfg.Columns != nil {
-		// Checked here, not at the first read: an unknown column is a
-		// configuration error the caller must see at open.
-		if _, err := projectFields(t.schema, cfg.Columns); err != nil {
-			return nil, nil, fmt.Errorf("table %s: %w", t.name, &FieldError{Field: "Columns", Err: err})
-		}
-		b = b.WithProjection(cfg.Columns...)
-	}
-	if len(cfg.Buckets) > 0 || cfg.ShardCount > 1 {
-		b = b.WithBucketFilter(cfg.ReadsBucket)
-	}
-	if cfg.Filter != "" {
-		pred, err := ParseFilter(cfg.Filter, t.schema.Fields)
-		if err != nil {
-			return nil, nil, fmt.Errorf("table %s: %w", t.name, &FieldError{Field: "Filter", Err: err})
-		}
-		b = b.WithFilter(pred)
-	}
-	end := cfg.EndSnapshot
-	if cfg.EndAtLatest {
-		id, ok, err := t.snapshots.LatestID(ctx)
-		if err != nil {
-			return nil, nil, fmt.Errorf("table %s: %w", t.name, &FieldError{Field: "EndAtLatest", Err: err})
-		}
-		if !ok {
-			return nil, nil, fmt.Errorf("table %s: %w", t.name, &FieldError{Field: "EndAtLatest", Err: errors.New("the table has no snapshot yet")})
-		}
-		end = id
-	}
-	if end > 0 {
-		b = b.WithEndSnapshot(end)
-	}
-	sc, err := b.NewStreamingScan(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sc, b.NewRead(), nil
 }

@@ -20,11 +20,6 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
-// ErrUnsupported marks tables and files using a Paimon feature this reader
-// does not implement yet; errors wrapping it name the feature and the table
-// or file. It is types.ErrUnsupported.
-var ErrUnsupported = types.ErrUnsupported
-
 // Table is an open Paimon table (one branch of it).
 type Table struct {
 	fio       fileio.FileIO
@@ -228,8 +223,6 @@ func (t *Table) pathFactory(s *schema.TableSchema) *scan.PathFactory {
 	return scan.NewPathFactory(t.root, s)
 }
 
-func isNotExist(err error) bool { return fileio.IsNotExist(err) }
-
 // planner builds the scan planner for a read schema. batch selects Java's
 // batch-only level-0 skipping (deletion vectors, first-row), which streaming
 // first plans don't apply.
@@ -247,42 +240,4 @@ func batchLevels(sch *schema.TableSchema) func(int32) bool {
 		return func(l int32) bool { return l > 0 }
 	}
 	return nil
-}
-
-// firstPlanLevels is the level filter of a streaming first plan (Java's
-// DataTableStreamScan): lookup tables read levels above 0 (level-0 rows come
-// later as changelog), full-compaction tables only the top level.
-func firstPlanLevels(sch *schema.TableSchema) (func(int32) bool, error) {
-	if len(sch.PrimaryKeys) == 0 {
-		return nil, nil
-	}
-	switch sch.ChangelogProducer() {
-	case "lookup":
-		return func(l int32) bool { return l > 0 }, nil
-	case "full-compaction":
-		n, err := numLevels(sch)
-		if err != nil {
-			return nil, err
-		}
-		top := int32(n - 1)
-		return func(l int32) bool { return l == top }, nil
-	}
-	return nil, nil
-}
-
-// numLevels is CoreOptions.numLevels: num-levels, else
-// num-sorted-run.compaction-trigger + 1 (default 5 + 1).
-func numLevels(sch *schema.TableSchema) (int, error) {
-	n, err := sch.IntOption("num-levels", 0)
-	if err != nil {
-		return 0, err
-	}
-	if n > 0 {
-		return n, nil
-	}
-	trig, err := sch.IntOption("num-sorted-run.compaction-trigger", 5)
-	if err != nil {
-		return 0, err
-	}
-	return trig + 1, nil
 }

@@ -1,0 +1,135 @@
+package stream
+
+import (
+	"errors"
+	"fmt"
+)
+
+// StartMode is where a streaming read starts (Java's scan.mode).
+type StartMode int
+
+// Start modes.
+const (
+	// StartLatestFull reads the latest snapshot in full, then every later
+	// snapshot's changes. The default.
+	StartLatestFull StartMode = iota
+	// StartLatest reads only snapshots committed after the start.
+	StartLatest
+	// StartFromSnapshot reads the changes of the start snapshot and later
+	// ones (the start is clamped up to the earliest snapshot, as in Java).
+	StartFromSnapshot
+	// StartFromSnapshotFull reads the start snapshot in full, then changes.
+	StartFromSnapshotFull
+	// StartFromTimestamp reads the changes of snapshots committed at or
+	// after the start time: it starts after the last snapshot strictly
+	// earlier than the time.
+	StartFromTimestamp
+	// StartCompactedFull reads the newest COMPACT snapshot in full (the
+	// latest snapshot when there is none), then changes.
+	StartCompactedFull
+)
+
+// startModes spells every mode as Java does, in declaration order.
+var startModes = [...]string{"latest-full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp", "compacted-full"}
+
+// String returns Java's spelling of the mode.
+func (m StartMode) String() string {
+	if m >= 0 && int(m) < len(startModes) {
+		return startModes[m]
+	}
+	return fmt.Sprintf("StartMode(%d)", int(m))
+}
+
+// Valid reports whether m is one of the declared modes.
+func (m StartMode) Valid() bool { return m >= 0 && int(m) < len(startModes) }
+
+// NeedsSnapshot reports whether the mode starts at a given snapshot.
+func (m StartMode) NeedsSnapshot() bool { return m == StartFromSnapshot || m == StartFromSnapshotFull }
+
+// ParseStartMode parses Java's spelling; "full", "default" and "" are
+// aliases of latest-full, as in Java.
+func ParseStartMode(s string) (StartMode, error) {
+	switch s {
+	case "full", "default", "":
+		return StartLatestFull, nil
+	}
+	for i, name := range startModes {
+		if s == name {
+			return StartMode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown scan mode %q (want latest-full, latest, from-snapshot, from-snapshot-full, from-timestamp or compacted-full)", s)
+}
+
+// ExpiredPolicy says what a streaming scan does when the next snapshot it
+// needs was expired away.
+type ExpiredPolicy int
+
+// Expired policies.
+const (
+	// ExpiredFail stops with an error naming the consumer, the missing
+	// snapshot and the earliest available one. The default: rows were lost.
+	ExpiredFail ExpiredPolicy = iota
+	// ExpiredEarliest continues from the earliest snapshot's changes.
+	ExpiredEarliest
+	// ExpiredLatestFull reads the latest snapshot in full, then continues.
+	ExpiredLatestFull
+)
+
+var expiredPolicies = [...]string{"fail", "earliest", "latest-full"}
+
+// String returns the policy's configuration spelling.
+func (p ExpiredPolicy) String() string {
+	if p.Valid() {
+		return expiredPolicies[p]
+	}
+	return fmt.Sprintf("ExpiredPolicy(%d)", int(p))
+}
+
+// Valid reports whether p is one of the declared policies.
+func (p ExpiredPolicy) Valid() bool { return p >= 0 && int(p) < len(expiredPolicies) }
+
+// ParseExpiredPolicy parses "fail" (also ""), "earliest" or "latest-full".
+func ParseExpiredPolicy(s string) (ExpiredPolicy, error) {
+	if s == "" {
+		return ExpiredFail, nil
+	}
+	for i, name := range expiredPolicies {
+		if s == name {
+			return ExpiredPolicy(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown expired policy %q (want fail, earliest or latest-full)", s)
+}
+
+// ExpiredSkip describes a position that had expired and where the scan
+// went instead.
+type ExpiredSkip struct {
+	// Needed is the snapshot the scan needed next; Earliest and Latest are
+	// the table's snapshots when it found out.
+	Needed, Earliest, Latest int64
+	// Policy is what the scan did: continue from Earliest's changes, or
+	// read Latest in full.
+	Policy ExpiredPolicy
+}
+
+// Skipped is the number of snapshots whose changes were not read.
+func (e *ExpiredSkip) Skipped() int64 {
+	if e.Policy == ExpiredLatestFull {
+		return e.Latest - e.Needed + 1
+	}
+	return e.Earliest - e.Needed
+}
+
+// The sentinel errors of a streaming read; the facade re-exports them.
+var (
+	// ErrExpired: the next snapshot was expired and the policy is
+	// ExpiredFail.
+	ErrExpired = errors.New("next snapshot has expired")
+	// ErrRecreated: the position is beyond latest+1, the table was most
+	// likely dropped and recreated.
+	ErrRecreated = errors.New("next snapshot is beyond the latest one")
+	// ErrConsumerConflict: the consumer file holds a position this scan
+	// neither wrote nor resumed from, another writer uses the id.
+	ErrConsumerConflict = errors.New("another writer uses this consumer id")
+)
