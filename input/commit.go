@@ -64,7 +64,7 @@ func (p *paimonInput) commit(ctx context.Context, final bool) {
 		return
 	}
 	cctx, span := p.tr.Start(ctx, spanCommit, trace.WithAttributes(attrTable.String(p.cfg.FullName()),
-		attrConsumer.String(p.cfg.ConsumerID), attrNext.Int64(next)))
+		attrConsumer.String(p.cfg.Read.ConsumerID), attrNext.Int64(next)))
 	err := src.Commit(cctx, next)
 	endSpan(span, err)
 	if err != nil {
@@ -73,7 +73,7 @@ func (p *paimonInput) commit(ctx context.Context, final bool) {
 			_ = p.stopOnPermanent(err)
 			return
 		}
-		p.log.Errorf("paimon input: commit consumer %s of %s at nextSnapshot %d: %v", p.cfg.ConsumerID, p.cfg.FullName(), next, err)
+		p.log.Errorf("paimon input: commit consumer %s of %s at nextSnapshot %d: %v", p.cfg.Read.ConsumerID, p.cfg.FullName(), next, err)
 		return
 	}
 	p.committed, p.lastWrite = next, time.Now()
@@ -92,7 +92,7 @@ func (p *paimonInput) touch(ctx context.Context, src Source, final bool) {
 		return
 	}
 	if err != nil {
-		p.log.Errorf("paimon input: heartbeat of consumer %s of %s: %v", p.cfg.ConsumerID, p.cfg.FullName(), err)
+		p.log.Errorf("paimon input: heartbeat of consumer %s of %s: %v", p.cfg.Read.ConsumerID, p.cfg.FullName(), err)
 		return
 	}
 	p.lastWrite = time.Now() // also when there is no file yet: look again a heartbeat later
@@ -104,7 +104,7 @@ func (p *paimonInput) touch(ctx context.Context, src Source, final bool) {
 // finalCommit writes the position once more on Close, bounded by
 // finalCommitTimeout.
 func (p *paimonInput) finalCommit(ctx context.Context) {
-	if p.cfg.ConsumerID == "" {
+	if p.cfg.Read.ConsumerID == "" {
 		return
 	}
 	cctx, cancel := context.WithTimeout(ctx, finalCommitTimeout)

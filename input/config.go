@@ -2,12 +2,12 @@ package input
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/redpanda-data/benthos/v4/public/service"
 
+	"github.com/connect-paimon/connect-paimon/internal/readspec"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 )
@@ -28,13 +28,6 @@ const (
 	UpsertDropUpdateBeforeAndDelete UpsertMode = "drop-update-before-and-delete"
 )
 
-// canonEnum is the one spelling of the input's enum values (scan_mode,
-// on_expired, upsert_mode): lower case with hyphens, as Paimon spells its
-// options. The other spelling (underscores, upper case) is accepted.
-func canonEnum(s string) string {
-	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "_", "-")
-}
-
 // Config is the parsed paimon input configuration. It is a plain struct so the
 // source adapter can be built and tested without Benthos. Every field holds
 // the configured value, defaults included: zero means zero (no heartbeat, no
@@ -44,28 +37,17 @@ type Config struct {
 	// hear (set by the input from its logger; not configuration).
 	warn func(string)
 
-	Warehouse  string
-	Database   string
-	Table      string // table name without the database
-	Branch     string // "main" unless set
-	ConsumerID string // empty: no progress is read or written
+	Warehouse string
+	Database  string
+	Table     string // table name without the database
+	Branch    string // "main" unless set
 
-	ScanMode       paimon.StartMode
-	StartSnapshot  int64     // set for from-snapshot(-full)
-	StartTimestamp time.Time // set for from-timestamp
+	// Read is the streaming read: start, end, filter, columns, buckets,
+	// shard, consumer, row kinds, poll interval, expired policy (the
+	// fields internal/readspec describes, for this input and for tail).
+	Read paimon.StreamConfig
 
-	EndSnapshot int64 // 0: unbounded
-	EndAtLatest bool  // stop after the snapshot that is latest at connect time
-
-	PollInterval time.Duration
-	Filter       string   // SQL-like predicate, empty: none
-	Columns      []string // projection, nil: all columns
-	Buckets      []int32  // nil: all buckets
-	ShardIndex   int
-	ShardCount   int
-
-	IncludeRowKind bool
-	BatchSize      int
+	BatchSize int
 	// RowsPerMessage is how many rows one message holds: 0 or 1, a message
 	// per row (0 so that configs built in code keep working); above 1,
 	// newline-delimited bodies.
@@ -75,12 +57,10 @@ type Config struct {
 	OmitKey bool
 	// Batching is the batching policy applied within batch_size (the zero
 	// policy, a no-op, when unset).
-	Batching               service.BatchPolicy
-	CommitPeriod           time.Duration
-	HeartbeatInterval      time.Duration // 0: no heartbeat
-	OnExpired              paimon.ExpiredPolicy
-	StreamingReadOverwrite bool
-	UpsertMode             UpsertMode
+	Batching          service.BatchPolicy
+	CommitPeriod      time.Duration
+	HeartbeatInterval time.Duration // 0: no heartbeat
+	UpsertMode        UpsertMode
 
 	ThrottleInterval     time.Duration
 	ThrottleMaxRows      int // 0: unlimited
@@ -105,126 +85,38 @@ type Config struct {
 // FullName is the table as "db.table".
 func (c Config) FullName() string { return c.Database + "." + c.Table }
 
-// StreamConfig is the library's description of the streaming read this
-// configuration asks for.
-func (c Config) StreamConfig() paimon.StreamConfig {
-	overwrite := c.StreamingReadOverwrite
-	return paimon.StreamConfig{
-		StartMode:     c.ScanMode,
-		StartSnapshot: c.StartSnapshot,
-		StartTime:     c.StartTimestamp,
-		EndSnapshot:   c.EndSnapshot,
-		EndAtLatest:   c.EndAtLatest,
-		Filter:        c.Filter,
-		Columns:       c.Columns,
-		Buckets:       c.Buckets,
-		ShardIndex:    c.ShardIndex,
-		ShardCount:    c.ShardCount,
-		ConsumerID:    c.ConsumerID,
-		OnExpired:     c.OnExpired,
-		// The input's default (false) overrides the table option too, as
-		// it always has: an OVERWRITE is only replayed when asked for here.
-		StreamingReadOverwrite: &overwrite,
-		PollInterval:           c.PollInterval,
-		IncludeRowKind:         c.IncludeRowKind,
-		// Message bodies are encoded by internal/rowjson, which renders
-		// dictionary arrays (each entry escaped once per dictionary).
-		Dictionary: true,
-		// Every snapshot the scan passes becomes a plan, even one it skips
-		// (COMPACT) or whose rows this shard does not own: the tracker can
-		// then move the consumer past it instead of pinning it at the last
-		// snapshot with rows until the next one arrives.
-		EmitEmptyPlans: true,
-	}
+// streamConfig is the read the input opens: Read, with what the input's
+// delivery needs of it.
+func (c Config) streamConfig() paimon.StreamConfig {
+	sc := c.Read
+	// Message bodies are encoded by internal/rowjson, which renders
+	// dictionary arrays (each entry escaped once per dictionary).
+	sc.Dictionary = true
+	// Every snapshot the scan passes becomes a plan, even one it skips
+	// (COMPACT) or whose rows this shard does not own: the tracker can
+	// then move the consumer past it instead of pinning it at the last
+	// snapshot with rows until the next one arrives.
+	sc.EmitEmptyPlans = true
+	return sc
 }
 
-// ReadsBucket reports whether this replica owns a bucket: it is in the
-// explicit bucket list (if any) and falls in this shard (the library's
-// rule, paimon.StreamConfig.ReadsBucket).
-func (c Config) ReadsBucket(b int32) bool {
-	sc := c.StreamConfig()
-	return sc.ReadsBucket(b)
-}
+// yamlField spells a field path as the input's errors name it.
+func yamlField(path string) string { return "field " + path }
 
-// streamFields names the configuration field behind each field of
-// paimon.StreamConfig, so the library's validation errors name what the
-// user wrote.
-var streamFields = map[string]string{
-	"StartMode":     fieldScanMode,
-	"StartSnapshot": fieldSnapshotID,
-	"StartTime":     fieldTimestamp,
-	"EndSnapshot":   fieldEnd + "." + fieldEndSnapshotID,
-	"EndAtLatest":   fieldEnd + "." + fieldEndAtLatest,
-	"Filter":        fieldFilter,
-	"Columns":       fieldColumns,
-	"Buckets":       fieldBuckets,
-	"ShardIndex":    fieldShard + "." + fieldShardIndex,
-	"ShardCount":    fieldShard + "." + fieldShardCount,
-	"ConsumerID":    fieldConsumerID,
-	"OnExpired":     fieldOnExpired,
-	"PollInterval":  fieldPollInterval,
-	"BatchSize":     fieldBatchSize,
-}
-
-// namedField rewrites paimon.FieldErrors (one, or joined by the library's
-// Validate) to name the configuration field; other errors pass through.
-func namedField(err error) error {
-	if joined, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range joined.Unwrap() {
-			out = append(out, namedField(e))
-		}
-		return errors.Join(out...)
-	}
-	var fe *paimon.FieldError
-	if errors.As(err, &fe) {
-		if name, ok := streamFields[fe.Field]; ok {
-			return configField{name: name, fe: fe}
-		}
-	}
-	return err
-}
-
-// configField names the configuration field of a library FieldError and
-// keeps the FieldError in the chain: it marks the error permanent.
-type configField struct {
-	name string
-	fe   *paimon.FieldError
-}
-
-func (e configField) Error() string { return "field " + e.name + ": " + e.fe.Err.Error() }
-func (e configField) Unwrap() error { return e.fe }
-
-// Fields names the configuration field at fault (for lint's line numbers).
-func (e configField) Fields() []string { return []string{e.name} }
-
-// inputFieldError is a problem of the input's own rules. fields[0] is the
-// field at fault; the others are the fields of the same rule, where lint
-// points when the first is not written in the file (a default).
-type inputFieldError struct {
-	fields []string
-	text   string
-}
-
-func (e inputFieldError) Error() string { return e.text }
-
-// Fields names the field at fault first, then the others its rule involves.
-func (e inputFieldError) Fields() []string { return e.fields }
-
+// fieldError is an error of the input's own rules about one field.
 func fieldError(name, format string, args ...any) error {
-	return inputFieldError{fields: []string{name}, text: "field " + name + ": " + fmt.Sprintf(format, args...)}
+	return readspec.Errorf(yamlField, name, format, args...)
 }
 
 // ruleError is a cross-field rule's error: at fault first, then the others.
 func ruleError(fields []string, format string, args ...any) error {
-	return inputFieldError{fields: fields, text: "field " + fields[0] + ": " + fmt.Sprintf(format, args...)}
+	return readspec.Rule(yamlField, fields, format, args...)
 }
 
 // Validate checks the configuration without touching the table. The rules
 // of the streaming read (start position, end bound, shard, buckets,
-// consumer id, expired policy) are the library's own
-// (paimon.StreamConfig.Validate, which applies consumer.ValidateID); the
-// rest are the input's. Every problem is reported (errors.Join), each naming
+// consumer id, expired policy) are readspec.Validate's, the same for tail;
+// the rest are the input's. Every problem is reported (errors.Join), each naming
 // its configuration field.
 func (c Config) Validate() error {
 	var errs []error
@@ -239,14 +131,6 @@ func (c Config) Validate() error {
 	if c.Database == "" || c.Table == "" || strings.Contains(c.Table, ".") {
 		add(fieldError(fieldTable, "%q is not database.table", c.FullName()))
 	}
-	// Zero means zero in this configuration: a zero shard count or poll
-	// interval is an error here, where the library reads it as its default.
-	if c.ShardCount < 1 {
-		add(fieldError(fieldShard+"."+fieldShardCount, "must be at least 1, got %d", c.ShardCount))
-	}
-	if c.PollInterval <= 0 {
-		add(fieldError(fieldPollInterval, "must be positive, got %s", c.PollInterval))
-	}
 	if c.BatchSize < 1 {
 		add(fieldError(fieldBatchSize, "must be at least 1, got %d", c.BatchSize))
 	}
@@ -257,14 +141,9 @@ func (c Config) Validate() error {
 		// the batch is cut; batch_size already bounds a batch in rows.
 		add(ruleError([]string{fieldRowsPerMessage, fieldBatching}, "rows_per_message %d excludes batching: bound batches with batch_size", c.RowsPerMessage))
 	}
-	sc := c.StreamConfig()
-	if err := sc.Validate(); err != nil {
+	if err := readspec.Validate(c.Read, yamlField); err != nil {
 		// One entry per problem, so lint lists each.
-		if joined, ok := namedField(err).(interface{ Unwrap() []error }); ok {
-			errs = append(errs, joined.Unwrap()...)
-		} else {
-			add(namedField(err))
-		}
+		errs = append(errs, err.(interface{ Unwrap() []error }).Unwrap()...)
 	}
 	if c.CommitPeriod <= 0 {
 		add(fieldError(fieldCommitPeriod, "must be positive, got %s", c.CommitPeriod))
@@ -275,7 +154,7 @@ func (c Config) Validate() error {
 	switch c.UpsertMode {
 	case UpsertOff:
 	case UpsertDropUpdateBefore, UpsertDropUpdateBeforeAndDelete:
-		if !c.IncludeRowKind {
+		if !c.Read.IncludeRowKind {
 			add(ruleError([]string{fieldUpsertMode, fieldIncludeRowKind}, "%s needs include_row_kind: true", c.UpsertMode))
 		}
 	default:
@@ -312,7 +191,7 @@ func validateStorage(o objstore.Options) error {
 		if o.AccessKeyID == "" {
 			missing, set = set, missing
 		}
-		return inputFieldError{fields: []string{set, missing}, text: "fields storage.credentials.id and storage.credentials.secret must be set together"}
+		return readspec.Text([]string{set, missing}, "fields storage.credentials.id and storage.credentials.secret must be set together")
 	}
 	if o.RoleExternalID != "" && o.RoleARN == "" {
 		return ruleError([]string{cred + fieldCredRoleExternalID}, "needs storage.credentials.role")
@@ -344,6 +223,35 @@ func parseConfig(pc *service.ParsedConfig) (Config, error) {
 // readConfig reads the field values, failing only where a value cannot be
 // represented (a malformed time, a bucket id beyond int32, a set snapshot
 // id of 0, which the library's StreamConfig spells "unset").
+
+// parsedValues are the streaming read's fields (readspec.Fields) as the
+// parsed Benthos config holds them.
+type parsedValues struct{ pc *service.ParsedConfig }
+
+func (p parsedValues) Value(f readspec.Field) (any, bool, error) {
+	path := strings.Split(f.Path, ".")
+	if !p.pc.Contains(path...) {
+		return nil, false, nil
+	}
+	var v any
+	var err error
+	switch f.Kind {
+	case readspec.String, readspec.Enum:
+		v, err = p.pc.FieldString(path...)
+	case readspec.Int:
+		v, err = p.pc.FieldInt(path...)
+	case readspec.Bool:
+		v, err = p.pc.FieldBool(path...)
+	case readspec.Duration:
+		v, err = p.pc.FieldDuration(path...)
+	case readspec.StringList:
+		v, err = p.pc.FieldStringList(path...)
+	case readspec.IntList:
+		v, err = p.pc.FieldIntList(path...)
+	}
+	return v, err == nil, err
+}
+
 func readConfig(pc *service.ParsedConfig) (Config, error) {
 	var c Config
 	var err error
@@ -365,92 +273,7 @@ func readConfig(pc *service.ParsedConfig) (Config, error) {
 	if c.Branch == "" {
 		c.Branch = "main"
 	}
-	if pc.Contains(fieldConsumerID) {
-		if c.ConsumerID, err = pc.FieldString(fieldConsumerID); err != nil {
-			return c, err
-		}
-		if c.ConsumerID == "" {
-			return c, fieldError(fieldConsumerID, "invalid consumer id: empty")
-		}
-	}
-	mode, err := pc.FieldString(fieldScanMode)
-	if err != nil {
-		return c, err
-	}
-	if c.ScanMode, err = paimon.ParseStartMode(canonEnum(mode)); err != nil {
-		return c, fieldError(fieldScanMode, "%v", err)
-	}
-	if pc.Contains(fieldSnapshotID) {
-		v, err := pc.FieldInt(fieldSnapshotID)
-		if err != nil {
-			return c, err
-		}
-		if v < 1 {
-			return c, fieldError(fieldSnapshotID, "must be at least 1, got %d", v)
-		}
-		c.StartSnapshot = int64(v)
-	}
-	if pc.Contains(fieldTimestamp) {
-		s, err := pc.FieldString(fieldTimestamp)
-		if err != nil {
-			return c, err
-		}
-		if c.StartTimestamp, err = time.Parse(time.RFC3339Nano, s); err != nil {
-			return c, fieldError(fieldTimestamp, "%q is not RFC 3339: %v", s, err)
-		}
-	}
-	if pc.Contains(fieldEnd) {
-		end := pc.Namespace(fieldEnd)
-		if c.EndAtLatest, err = end.FieldBool(fieldEndAtLatest); err != nil {
-			return c, err
-		}
-		if end.Contains(fieldEndSnapshotID) {
-			v, err := end.FieldInt(fieldEndSnapshotID)
-			if err != nil {
-				return c, err
-			}
-			if v < 1 {
-				return c, fieldError(fieldEnd+"."+fieldEndSnapshotID, "must be at least 1, got %d", v)
-			}
-			c.EndSnapshot = int64(v)
-		}
-	}
-	if c.PollInterval, err = pc.FieldDuration(fieldPollInterval); err != nil {
-		return c, err
-	}
-	if pc.Contains(fieldFilter) {
-		if c.Filter, err = pc.FieldString(fieldFilter); err != nil {
-			return c, err
-		}
-	}
-	if pc.Contains(fieldColumns) {
-		if c.Columns, err = pc.FieldStringList(fieldColumns); err != nil {
-			return c, err
-		}
-		if len(c.Columns) == 0 {
-			c.Columns = nil
-		}
-	}
-	if pc.Contains(fieldBuckets) {
-		bs, err := pc.FieldIntList(fieldBuckets)
-		if err != nil {
-			return c, err
-		}
-		for _, b := range bs {
-			if b < -1<<31 || b > 1<<31-1 {
-				return c, fieldError(fieldBuckets, "bucket %d out of range", b)
-			}
-			c.Buckets = append(c.Buckets, int32(b))
-		}
-	}
-	shard := pc.Namespace(fieldShard)
-	if c.ShardIndex, err = shard.FieldInt(fieldShardIndex); err != nil {
-		return c, err
-	}
-	if c.ShardCount, err = shard.FieldInt(fieldShardCount); err != nil {
-		return c, err
-	}
-	if c.IncludeRowKind, err = pc.FieldBool(fieldIncludeRowKind); err != nil {
+	if c.Read, err = readspec.Read(parsedValues{pc}, yamlField); err != nil {
 		return c, err
 	}
 	if c.BatchSize, err = pc.FieldInt(fieldBatchSize); err != nil {
@@ -480,21 +303,11 @@ func readConfig(pc *service.ParsedConfig) (Config, error) {
 	if c.HeartbeatInterval, err = pc.FieldDuration(fieldHeartbeatInterval); err != nil {
 		return c, err
 	}
-	exp, err := pc.FieldString(fieldOnExpired)
-	if err != nil {
-		return c, err
-	}
-	if c.OnExpired, err = paimon.ParseExpiredPolicy(canonEnum(exp)); err != nil {
-		return c, fieldError(fieldOnExpired, "%v", err)
-	}
-	if c.StreamingReadOverwrite, err = pc.FieldBool(fieldStreamingReadOverwrite); err != nil {
-		return c, err
-	}
 	um, err := pc.FieldString(fieldUpsertMode)
 	if err != nil {
 		return c, err
 	}
-	c.UpsertMode = UpsertMode(canonEnum(um))
+	c.UpsertMode = UpsertMode(readspec.Canon(um))
 	th := pc.Namespace(fieldThrottle)
 	if c.ThrottleInterval, err = th.FieldDuration(fieldThrottleInterval); err != nil {
 		return c, err

@@ -454,8 +454,8 @@ func (p *paimonInput) nextPlan(ctx context.Context, src Source) (err error) {
 	}
 	if e := plan.Expired; e != nil {
 		who := "the scan"
-		if p.cfg.ConsumerID != "" {
-			who = fmt.Sprintf("consumer %q", p.cfg.ConsumerID)
+		if p.cfg.Read.ConsumerID != "" {
+			who = fmt.Sprintf("consumer %q", p.cfg.Read.ConsumerID)
 		}
 		to := fmt.Sprintf("continuing with the changes of snapshot %d", e.Earliest)
 		if e.Policy == paimon.ExpiredLatestFull {
@@ -478,15 +478,9 @@ func (p *paimonInput) nextPlan(ctx context.Context, src Source) (err error) {
 	if err := tr.Begin(plan.SnapshotID); err != nil {
 		return fmt.Errorf("snapshot %d of %s: %w", plan.SnapshotID, p.cfg.FullName(), err)
 	}
-	// Sharding is pushed down by the adapter too; filtering again here keeps
-	// the input's contract independent of the source.
-	kept := plan.Splits[:0:0]
-	for _, sp := range plan.Splits {
-		if p.cfg.ReadsBucket(sp.Bucket) {
-			kept = append(kept, sp)
-		}
-	}
-	plan.Splits = kept
+	// The source reads only this replica's buckets (the library's bucket
+	// filter prunes the others from the plan).
+	kept := plan.Splits
 	p.cur.setPlan(plan)
 	p.startProgress(kept)
 	files := 0

@@ -254,11 +254,11 @@ func (p *paimonInput) Connect(ctx context.Context) error {
 			Err: fmt.Errorf("upsert_mode %s needs a primary-key table, and %s has no primary key", p.cfg.UpsertMode, p.cfg.FullName())})
 	}
 	p.src = src
-	if p.cfg.ConsumerID != "" {
+	if p.cfg.Read.ConsumerID != "" {
 		p.committer.Add(1)
 		go p.commitLoop()
 	} else {
-		p.log.Warnf("paimon input on %s has no consumer_id: progress is not stored and a restart applies scan_mode %s again", p.cfg.FullName(), p.cfg.ScanMode)
+		p.log.Warnf("paimon input on %s has no consumer_id: progress is not stored and a restart applies scan_mode %s again", p.cfg.FullName(), p.cfg.Read.StartMode)
 	}
 	return nil
 }

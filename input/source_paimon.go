@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/redpanda-data/benthos/v4/public/service"
 
+	"github.com/connect-paimon/connect-paimon/internal/readspec"
 	"github.com/connect-paimon/connect-paimon/internal/rowjson"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
@@ -43,11 +44,11 @@ func OpenTable(ctx context.Context, cfg Config) (Source, error) {
 		return nil, fmt.Errorf("%s %s: %w", cfg.Catalog.warehouseDoc(), cfg.Warehouse, err)
 	}
 	src := &tableSource{cat: cat, tbl: tbl}
-	sc := cfg.StreamConfig()
+	sc := cfg.streamConfig()
 	sc.Stats = &src.stats
 	if src.scan, src.read, err = tbl.NewStreamingScan(ctx, sc); err != nil {
 		_ = cat.Close()
-		if named := namedField(err); named != err {
+		if named := readspec.Named(err, yamlField); named != err {
 			return nil, fmt.Errorf("table %s: %w", tbl.Name(), named)
 		}
 		return nil, err

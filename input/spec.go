@@ -6,7 +6,7 @@ import (
 
 	"github.com/redpanda-data/benthos/v4/public/service"
 
-	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/internal/readspec"
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 )
 
@@ -218,6 +218,76 @@ server's ` + "`/metrics`" + `.
 // maxConsumerIDLength is the library's limit, spelled for the description.
 var maxConsumerIDLength = strconv.Itoa(consumer.MaxIDLength)
 
+// readFields are the streaming read's fields, generated from the table
+// tail's flags come from too (internal/readspec).
+func readFields() []*service.ConfigField {
+	var out []*service.ConfigField
+	nested := map[string][]*service.ConfigField{}
+	at := map[string]int{} // where an object's field goes in out
+	for _, f := range readspec.Fields() {
+		obj, leaf, ok := strings.Cut(f.Path, ".")
+		if !ok {
+			out = append(out, readSpecField(f, f.Path))
+			continue
+		}
+		if _, seen := at[obj]; !seen {
+			at[obj] = len(out)
+			out = append(out, nil)
+		}
+		nested[obj] = append(nested[obj], readSpecField(f, leaf))
+	}
+	for _, o := range readspec.Objects() {
+		of := service.NewObjectField(o.Name, nested[o.Name]...).Description(o.Doc)
+		if o.Optional {
+			of = of.Optional()
+		}
+		if o.Advanced {
+			of = of.Advanced()
+		}
+		out[at[o.Name]] = of
+	}
+	return out
+}
+
+// specField is the Benthos field of one readspec field.
+func readSpecField(f readspec.Field, name string) *service.ConfigField {
+	var cf *service.ConfigField
+	switch f.Kind {
+	case readspec.Enum:
+		opts := map[string]string{}
+		names := make([]string, len(f.Options))
+		for i, o := range f.Options {
+			opts[o[0]], names[i] = o[1], o[0]
+		}
+		cf = service.NewStringAnnotatedEnumField(name, opts).LintRule(enumLint(names, f.Aliases...))
+	case readspec.Int:
+		cf = service.NewIntField(name)
+	case readspec.Bool:
+		cf = service.NewBoolField(name)
+	case readspec.Duration:
+		cf = service.NewDurationField(name)
+	case readspec.StringList:
+		cf = service.NewStringListField(name)
+	case readspec.IntList:
+		cf = service.NewIntListField(name)
+	default:
+		cf = service.NewStringField(name)
+	}
+	cf = cf.Description(f.Doc)
+	if f.Default != nil {
+		cf = cf.Default(f.Default)
+	} else {
+		cf = cf.Optional()
+	}
+	if len(f.Examples) > 0 {
+		cf = cf.Examples(f.Examples...)
+	}
+	if f.Advanced {
+		cf = cf.Advanced()
+	}
+	return cf
+}
+
 // Spec returns the configuration spec of the paimon input.
 func Spec() *service.ConfigSpec {
 	return service.NewConfigSpec().
@@ -226,7 +296,7 @@ func Spec() *service.ConfigSpec {
 		Version("0.1.0").
 		Summary("Reads rows from an Apache Paimon table: a full scan, then every new snapshot, with progress stored in a Paimon consumer.").
 		Description(specDescription).
-		Fields(
+		Fields(append(append([]*service.ConfigField{
 			service.NewStringField(fieldWarehouse).
 				Description("The warehouse root: a local path or a URL whose scheme selects the storage (`file://`, `s3://`, `gs://`, `azblob://`). Tables live at `<warehouse>/<db>.db/<table>`. With `catalog.type: rest` it is the warehouse name the REST server knows (may be empty: the server's default).").
 				Examples("/data/paimon", "s3://my-bucket/warehouse"),
@@ -237,62 +307,7 @@ func Spec() *service.ConfigSpec {
 				Description("The table branch to read.").
 				Default("main").
 				Advanced(),
-			service.NewStringField(fieldConsumerID).
-				Description("The Paimon consumer whose progress is resumed from and committed to. Without it the input keeps no progress.").
-				Optional().
-				Example("connect-orders"),
-			service.NewStringAnnotatedEnumField(fieldScanMode, map[string]string{
-				paimon.StartLatestFull.String():       "Read the whole table at the latest snapshot, then follow new snapshots.",
-				paimon.StartLatest.String():           "Follow snapshots committed after the latest one, without reading existing rows.",
-				paimon.StartFromSnapshot.String():     "Follow snapshots starting at `snapshot_id` (its changes, not its full content).",
-				paimon.StartFromSnapshotFull.String(): "Read the whole table at `snapshot_id`, then follow later snapshots.",
-				paimon.StartFromTimestamp.String():    "Follow snapshots committed at or after `timestamp`.",
-				paimon.StartCompactedFull.String():    "Read the whole table at the latest compacted snapshot, then follow later snapshots.",
-			}).
-				Description("Where reading starts when the consumer has no stored progress. Stored progress always wins. Spelled with hyphens as Paimon's `scan.mode`; underscores (`latest_full`) are accepted too.").
-				Default(paimon.StartLatestFull.String()).
-				LintRule(enumLint(paimon.StartLatestFull.String(), paimon.StartLatest.String(), paimon.StartFromSnapshot.String(), paimon.StartFromSnapshotFull.String(), paimon.StartFromTimestamp.String(), paimon.StartCompactedFull.String())),
-			service.NewIntField(fieldSnapshotID).
-				Description("The first snapshot for `from-snapshot` and `from-snapshot-full`.").
-				Optional(),
-			service.NewStringField(fieldTimestamp).
-				Description("The start time for `from-timestamp`, RFC 3339.").
-				Optional().
-				Example("2024-06-01T00:00:00Z"),
-			service.NewObjectField(fieldEnd,
-				service.NewIntField(fieldEndSnapshotID).
-					Description("Stop after this snapshot has been read.").
-					Optional(),
-				service.NewBoolField(fieldEndAtLatest).
-					Description("Stop after the snapshot that is the latest when the input connects: a bounded read of what exists now.").
-					Default(false),
-			).
-				Description("An optional end bound. When reached the input ends, the pipeline drains and (for `run`) the process exits.").
-				Optional(),
-			service.NewDurationField(fieldPollInterval).
-				Description("How often to look for a new snapshot while caught up.").
-				Default("5s"),
-			service.NewStringField(fieldFilter).
-				Description("A SQL-like boolean expression over columns, pushed down to skip partitions, files and row groups, then applied to rows. Supports `=`, `!=`, `<`, `<=`, `>`, `>=`, `IN`, `NOT IN`, `IS [NOT] NULL`, `LIKE 'prefix%'`, `BETWEEN`, `AND`, `OR`, `NOT` and parentheses.").
-				Optional().
-				Examples("dt = '2024-06-01' AND amount > 100", "region IN ('eu', 'us') OR id IS NULL"),
-			service.NewStringListField(fieldColumns).
-				Description("Columns to read, in this order. All columns when unset.").
-				Optional().
-				Example([]string{"id", "amount", "dt"}),
-			service.NewIntListField(fieldBuckets).
-				Description("Read only these buckets. Combined with `shard`, a bucket is read when it is listed and in this shard.").
-				Optional().
-				Advanced(),
-			service.NewObjectField(fieldShard,
-				service.NewIntField(fieldShardIndex).Description("This replica's index, from 0 to `count - 1`.").Default(0),
-				service.NewIntField(fieldShardCount).Description("How many replicas share the table.").Default(1),
-			).
-				Description("Split the table's buckets among replicas: this one reads buckets with `bucket % count == index`.").
-				Advanced(),
-			service.NewBoolField(fieldIncludeRowKind).
-				Description("Read each row's change kind into the `paimon_row_kind` metadata. Required by `upsert_mode`.").
-				Default(true),
+		}, readFields()...),
 			service.NewIntField(fieldBatchSize).
 				Description("The most rows per message batch. A batch never spans splits.").
 				Default(1024),
@@ -315,19 +330,6 @@ func Spec() *service.ConfigSpec {
 				Description("While idle, rewrite the consumer file this often so Paimon's `consumer.expiration-time` does not expire it. `0s` disables.").
 				Default("1m").
 				Advanced(),
-			service.NewStringAnnotatedEnumField(fieldOnExpired, map[string]string{
-				paimon.ExpiredFail.String():       "Fail to connect with an error naming the expired snapshot.",
-				paimon.ExpiredEarliest.String():   "Resume at the earliest snapshot (or long-lived changelog) still present (rows of expired snapshots are lost).",
-				paimon.ExpiredLatestFull.String(): "Start over with a full scan of the latest snapshot (rows may repeat).",
-			}).
-				Description("What to do when the snapshot to resume from no longer exists. Underscores (`latest_full`) are accepted for the hyphens.").
-				Default(paimon.ExpiredFail.String()).
-				LintRule(enumLint(paimon.ExpiredFail.String(), paimon.ExpiredEarliest.String(), paimon.ExpiredLatestFull.String())).
-				Advanced(),
-			service.NewBoolField(fieldStreamingReadOverwrite).
-				Description("Deliver the rows of OVERWRITE snapshots (as Paimon's `streaming-read-overwrite`). Off by default, as in Paimon, because an overwrite rewrites a partition wholesale.").
-				Default(false).
-				Advanced(),
 			service.NewStringAnnotatedEnumField(fieldUpsertMode, map[string]string{
 				string(UpsertOff):                       "Deliver every row kind.",
 				string(UpsertDropUpdateBefore):          "Drop `-U` rows, for sinks that upsert by primary key.",
@@ -335,7 +337,7 @@ func Spec() *service.ConfigSpec {
 			}).
 				Description("Drop changelog rows an upsert sink does not need. Needs `include_row_kind`; the table must have a primary key (checked on connect). The older underscore spellings (`drop_update_before`) are accepted too.").
 				Default(string(UpsertOff)).
-				LintRule(enumLint(string(UpsertOff), string(UpsertDropUpdateBefore), string(UpsertDropUpdateBeforeAndDelete))),
+				LintRule(enumLint([]string{string(UpsertOff), string(UpsertDropUpdateBefore), string(UpsertDropUpdateBeforeAndDelete)})),
 			service.NewObjectField(fieldThrottle,
 				service.NewDurationField(fieldThrottleInterval).Description("The window the limits apply to.").Default("1s"),
 				service.NewIntField(fieldThrottleMaxRows).Description("The most rows per window, 0 for no limit.").Default(0),
@@ -351,7 +353,7 @@ func Spec() *service.ConfigSpec {
 			storageField(),
 			catalogSpec(),
 			service.NewAutoRetryNacksToggleField(),
-		).
+		)...).
 		Example("Bounded read of a table", "Reads what the table holds now and exits when done.", `
 input:
   paimon:
@@ -488,12 +490,13 @@ func storageField() *service.ConfigField {
 }
 
 // enumLint is the lint rule of an enum field whose values are spelled with
-// hyphens and accepted with underscores (canonEnum): Benthos' own option
-// lint would flag the other spelling.
-func enumLint(options ...string) string {
-	quoted := make([]string, len(options))
-	for i, o := range options {
-		quoted[i] = strconv.Quote(o)
+// hyphens and accepted with underscores (readspec.Canon): Benthos' own
+// option lint would flag the other spelling. aliases are accepted too but
+// not suggested.
+func enumLint(options []string, aliases ...string) string {
+	var quoted []string
+	for _, o := range append(append([]string(nil), options...), aliases...) {
+		quoted = append(quoted, strconv.Quote(o))
 	}
 	return `root = if ![` + strings.Join(quoted, ", ") + `].contains(this.string().lowercase().replace_all("_", "-")) { [ "value %s is not a valid option (want %s)".format(this.string(), "` + strings.Join(options, ", ") + `") ] }`
 }

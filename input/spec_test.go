@@ -264,13 +264,17 @@ storage:
 	if err != nil {
 		t.Fatal(err)
 	}
+	yes := true
 	want := Config{
-		Warehouse: "s3://b/wh", Database: "sales", Table: "orders", Branch: "dev", ConsumerID: "c1",
-		ScanMode: paimon.StartFromSnapshot, StartSnapshot: 7, EndSnapshot: 20,
-		PollInterval: 250 * time.Millisecond, Filter: "id > 3", Columns: []string{"id", "amount"},
-		Buckets: []int32{0, 2, 5}, ShardIndex: 1, ShardCount: 2,
-		IncludeRowKind: true, BatchSize: 10, RowsPerMessage: 3, CommitPeriod: 2 * time.Second, HeartbeatInterval: 0,
-		OnExpired: paimon.ExpiredEarliest, StreamingReadOverwrite: true, UpsertMode: UpsertDropUpdateBefore,
+		Warehouse: "s3://b/wh", Database: "sales", Table: "orders", Branch: "dev",
+		Read: paimon.StreamConfig{
+			ConsumerID: "c1", StartMode: paimon.StartFromSnapshot, StartSnapshot: 7, EndSnapshot: 20,
+			PollInterval: 250 * time.Millisecond, Filter: "id > 3", Columns: []string{"id", "amount"},
+			Buckets: []int32{0, 2, 5}, ShardIndex: 1, ShardCount: 2, IncludeRowKind: true,
+			OnExpired: paimon.ExpiredEarliest, StreamingReadOverwrite: &yes,
+		},
+		BatchSize: 10, RowsPerMessage: 3, CommitPeriod: 2 * time.Second, HeartbeatInterval: 0,
+		UpsertMode:       UpsertDropUpdateBefore,
 		ThrottleInterval: 3 * time.Second, ThrottleMaxRows: 100, ThrottleMaxFiles: 4, ThrottleMaxSnapshots: 1,
 		CheckpointLimit: 50,
 		Catalog:         CatalogConfig{Type: "filesystem", Options: map[string]string{}},
@@ -298,11 +302,15 @@ func TestParseConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	no := false
 	want := Config{
-		Warehouse: "/wh", Database: "db", Table: "t", Branch: "main", ScanMode: paimon.StartLatestFull,
-		PollInterval: 5 * time.Second, ShardIndex: 0, ShardCount: 1, IncludeRowKind: true,
+		Warehouse: "/wh", Database: "db", Table: "t", Branch: "main",
+		Read: paimon.StreamConfig{
+			StartMode: paimon.StartLatestFull, PollInterval: 5 * time.Second, ShardIndex: 0, ShardCount: 1,
+			IncludeRowKind: true, OnExpired: paimon.ExpiredFail, StreamingReadOverwrite: &no,
+		},
 		BatchSize: 1024, RowsPerMessage: 1, CommitPeriod: 5 * time.Second, HeartbeatInterval: time.Minute,
-		OnExpired: paimon.ExpiredFail, UpsertMode: UpsertOff, ThrottleInterval: time.Second, CheckpointLimit: 8192, AutoReplayNacks: true,
+		UpsertMode: UpsertOff, ThrottleInterval: time.Second, CheckpointLimit: 8192, AutoReplayNacks: true,
 		// The spec's defaults, spelled explicitly (fileio's own defaults are
 		// the same values).
 		Catalog: CatalogConfig{Type: "filesystem", Options: map[string]string{}},
@@ -377,7 +385,7 @@ func TestParseConfigConsumerIDLibraryRule(t *testing.T) {
 }
 
 func TestReadsBucket(t *testing.T) {
-	c := Config{ShardIndex: 1, ShardCount: 3}
+	c := paimon.StreamConfig{ShardIndex: 1, ShardCount: 3}
 	var got []int32
 	for b := int32(0); b < 9; b++ {
 		if c.ReadsBucket(b) {
@@ -391,7 +399,7 @@ func TestReadsBucket(t *testing.T) {
 	if !c.ReadsBucket(4) || c.ReadsBucket(5) || c.ReadsBucket(1) {
 		t.Fatal("bucket list must intersect with the shard")
 	}
-	if !(Config{ShardCount: 1}).ReadsBucket(-2) {
+	if !(&paimon.StreamConfig{ShardCount: 1}).ReadsBucket(-2) {
 		t.Fatal("unsharded reader must read the postpone bucket -2")
 	}
 }
@@ -517,8 +525,8 @@ func TestConfigAliases(t *testing.T) {
 		{"upsert_mode: drop-update-before-and-delete\n", "upsert_mode: drop_update_before_and_delete\n"},
 	} {
 		a, b := parse(pair[0]), parse(pair[1])
-		if a.ScanMode != b.ScanMode || a.OnExpired != b.OnExpired || a.UpsertMode != b.UpsertMode {
-			t.Errorf("%q and %q differ: %v/%v/%v vs %v/%v/%v", pair[0], pair[1], a.ScanMode, a.OnExpired, a.UpsertMode, b.ScanMode, b.OnExpired, b.UpsertMode)
+		if a.Read.StartMode != b.Read.StartMode || a.Read.OnExpired != b.Read.OnExpired || a.UpsertMode != b.UpsertMode {
+			t.Errorf("%q and %q differ: %v/%v/%v vs %v/%v/%v", pair[0], pair[1], a.Read.StartMode, a.Read.OnExpired, a.UpsertMode, b.Read.StartMode, b.Read.OnExpired, b.UpsertMode)
 		}
 	}
 	if c := parse("upsert_mode: drop_update_before\n"); c.UpsertMode != UpsertDropUpdateBefore {

@@ -258,9 +258,31 @@ func TestTailFlagsAreTheInputFields(t *testing.T) {
 	mustFail(t, "--on-expired", append([]string{"paimon", "tail", "--on-expired", "never"}, tf...)...)
 	help := mustRun(t, "paimon", "tail", "--help")
 	for _, f := range []string{"--scan-mode", "--snapshot-id", "--timestamp", "--end-snapshot-id", "--end-at-latest", "--filter", "--columns",
-		"--consumer-id", "--include-row-kind", "--on-expired", "--streaming-read-overwrite", "--poll-interval", "--from", "--end"} {
+		"--consumer-id", "--include-row-kind", "--on-expired", "--streaming-read-overwrite", "--poll-interval", "--from", "--end",
+		"--buckets", "--shard-index", "--shard-count"} {
 		if !strings.Contains(help, f+" ") && !strings.Contains(help, f+"\n") && !strings.Contains(help, f+",") {
 			t.Errorf("tail --help lacks %s:\n%s", f, help)
 		}
 	}
+	// The input's defaults: the row kind is read unless turned off.
+	for _, l := range tail("--end-at-latest") {
+		if !strings.HasPrefix(l, `{"_row_kind":"+I",`) {
+			t.Fatalf("tail's default line %q has no leading row kind (include_row_kind defaults to true)", l)
+		}
+	}
+	for _, l := range tail("--end-at-latest", "--include-row-kind=false") {
+		if strings.Contains(l, "_row_kind") {
+			t.Fatalf("--include-row-kind=false line %q has a row kind", l)
+		}
+	}
+	// Java's deprecated scan mode "full" is latest-full, for tail as for the
+	// input's lint (TestCLILint).
+	if got, want := tail("--scan-mode", "full", "--end-at-latest"), tail("--end-at-latest"); !slices.Equal(got, want) {
+		t.Errorf("--scan-mode full: %d lines, latest-full %d", len(got), len(want))
+	}
+	// A shard of a bucket-unaware table owns its one bucket (0) or nothing.
+	if got := tail("--end-at-latest", "--shard-index", "1", "--shard-count", "2"); len(got) != 1 || got[0] != "" {
+		t.Errorf("shard 1/2 of a bucket-unaware table read %d lines", len(got))
+	}
+	mustFail(t, "--shard-count: must be at least 1", append([]string{"paimon", "tail", "--shard-count", "0"}, tf...)...)
 }

@@ -27,6 +27,12 @@ func TestCLILint(t *testing.T) {
 	if code, _ := service.RunCLIToCode(context.Background(), cliOptions([]string{"connect-paimon", "lint", bad}, stdio{out: io.Discard, err: io.Discard})...); code != 1 {
 		t.Fatalf("lint of a conflicting config exited %d, want 1", code)
 	}
+	// Java's deprecated alias of latest-full lints as tail accepts it.
+	full := filepath.Join(dir, "full.yaml")
+	must(t, os.WriteFile(full, []byte("input:\n  paimon:\n    warehouse: /wh\n    table: db.t\n    scan_mode: full\noutput:\n  stdout: {}\n"), 0o644))
+	if code, _ := service.RunCLIToCode(context.Background(), cliOptions([]string{"connect-paimon", "lint", full}, stdio{out: io.Discard, err: io.Discard})...); code != 0 {
+		t.Fatalf("lint of scan_mode: full exited %d", code)
+	}
 }
 
 // lint applies the library's consumer id rule: a control character (which
