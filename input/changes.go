@@ -5,6 +5,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/connect-paimon/connect-paimon/internal/rowjson"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // Change-stream metadata for sinks that key and classify rows: the primary
@@ -22,20 +23,20 @@ const (
 // operation maps a row kind to MetaOperation's value; "" when it is not
 // known (a primary-key table read without include_row_kind after the
 // first plan: its rows may be any kind).
-func operation(kind string, full, keyed bool) string {
+func operation(kind types.RowKind, full, keyed bool) string {
 	if full {
 		return "read"
 	}
 	switch kind {
-	case "+I":
+	case types.Insert:
 		return "insert"
-	case "-U":
+	case types.UpdateBefore:
 		return "update_before"
-	case "+U":
+	case types.UpdateAfter:
 		return "update"
-	case "-D":
+	case types.Delete:
 		return "delete"
-	case "":
+	case noKind:
 		if !keyed {
 			return "insert" // append tables only ever add rows
 		}
@@ -92,7 +93,7 @@ func (ke *keyEncoder) clone() (*keyEncoder, error) {
 
 // encode returns the keys of rec's rows back to back and where each ends;
 // rows drop says are dropped get an empty key, as they get no message.
-func (ke *keyEncoder) encode(rec arrow.RecordBatch, kinds []string, drop func(string) bool) ([]byte, []int, error) {
+func (ke *keyEncoder) encode(rec arrow.RecordBatch, kinds []types.RowKind, drop func(types.RowKind) bool) ([]byte, []int, error) {
 	cols := make([]arrow.Array, len(ke.cols))
 	for i, c := range ke.cols {
 		cols[i] = rec.Column(c)

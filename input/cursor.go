@@ -8,6 +8,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/connect-paimon/connect-paimon/internal/rowjson"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // splitCursor is the input's read position: the plan being read, which of
@@ -240,7 +241,7 @@ func (c *splitCursor) resetBatcher() {
 
 // template makes sure the current split has the metadata template of kind.
 // Templates are per split: start begins a new set.
-func (c *splitCursor) template(kind string, sp *Split, partition service.ImmutableAny) {
+func (c *splitCursor) template(kind types.RowKind, sp *Split, partition service.ImmutableAny) {
 	if c.tmpls.get(kind) != nil {
 		return
 	}
@@ -249,38 +250,24 @@ func (c *splitCursor) template(kind string, sp *Split, partition service.Immutab
 	c.tmpls.put(kind, msg)
 }
 
-// kindIndex maps the row kinds to template slots, -1 for a kind that is
-// not cached.
-func kindIndex(kind string) int {
-	switch kind {
-	case "":
-		return 0
-	case "+I":
-		return 1
-	case "-U":
-		return 2
-	case "+U":
-		return 3
-	case "-D":
-		return 4
-	}
-	return -1
-}
+// noKind is the kind of rows read without row kinds (include_row_kind
+// false).
+const noKind types.RowKind = -1
 
 // drops reports whether the mode drops rows of this kind.
-func (m UpsertMode) drops(kind string) bool {
+func (m UpsertMode) drops(kind types.RowKind) bool {
 	switch m {
 	case UpsertDropUpdateBefore:
-		return kind == "-U"
+		return kind == types.UpdateBefore
 	case UpsertDropUpdateBeforeAndDelete:
-		return kind == "-U" || kind == "-D"
+		return kind.IsRetract()
 	}
 	return false
 }
 
-func (c *splitCursor) setMeta(msg *service.Message, kind string, sp *Split, partition service.ImmutableAny) {
-	if kind != "" {
-		msg.MetaSetMut(MetaRowKind, kind)
+func (c *splitCursor) setMeta(msg *service.Message, kind types.RowKind, sp *Split, partition service.ImmutableAny) {
+	if kind != noKind {
+		msg.MetaSetMut(MetaRowKind, kind.String())
 	}
 	if op := operation(kind, c.plan.Full, c.keyed); op != "" {
 		msg.MetaSetMut(MetaOperation, op)

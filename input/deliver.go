@@ -13,6 +13,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/input/checkpoint"
 	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // Delivery: ReadBatch hands out batches, replaying rejected ones first
@@ -46,27 +47,12 @@ type rowRange struct {
 // (Benthos shares the template's metadata copy-on-write), so metadata is
 // built once per split and kind rather than once per row.
 type splitTemplates struct {
-	byKind [5]*service.Message // by kindIndex
-	other  map[string]*service.Message
+	byKind [5]*service.Message // by kind+1: noKind first, then the four kinds
 }
 
-func (t *splitTemplates) get(kind string) *service.Message {
-	if k := kindIndex(kind); k >= 0 {
-		return t.byKind[k]
-	}
-	return t.other[kind]
-}
+func (t *splitTemplates) get(kind types.RowKind) *service.Message { return t.byKind[kind+1] }
 
-func (t *splitTemplates) put(kind string, msg *service.Message) {
-	if k := kindIndex(kind); k >= 0 {
-		t.byKind[k] = msg
-		return
-	}
-	if t.other == nil {
-		t.other = map[string]*service.Message{}
-	}
-	t.other[kind] = msg
-}
+func (t *splitTemplates) put(kind types.RowKind, msg *service.Message) { t.byKind[kind+1] = msg }
 
 // sentBatch is a batch as the input keeps it until the pipeline
 // acknowledges it: where its rows sit in the split's encoded record batches

@@ -3,6 +3,7 @@ package input
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"sync"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/connect-paimon/connect-paimon/internal/rowjson"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // A split is read by goroutines in a pipeline: one decodes record batches
@@ -74,8 +76,8 @@ type prefetcher struct {
 type encodedRows struct {
 	n     int
 	body  []byte
-	ends  []int    // ends[i] is the end of row i in body, past its newline; rows start where the previous ends; a dropped row is empty
-	kinds []string // row kinds, nil when the records have no row kind column
+	ends  []int           // ends[i] is the end of row i in body, past its newline; rows start where the previous ends; a dropped row is empty
+	kinds []types.RowKind // row kinds, nil when the records have no row kind column
 	// keys and keyEnds hold each row's primary key as JSON (MetaKey), nil
 	// when the table has none or the records lack a key column.
 	keys    []byte
@@ -94,9 +96,9 @@ func (c *encodedRows) key(i int) []byte {
 	return c.keys[start:c.keyEnds[i]]
 }
 
-func (c *encodedRows) kind(i int) string {
+func (c *encodedRows) kind(i int) types.RowKind {
 	if c.kinds == nil {
-		return ""
+		return noKind
 	}
 	return c.kinds[i]
 }
@@ -123,7 +125,7 @@ func (c *encodedRows) rows(from, to int) []byte {
 // encoded (upsert_mode), but still occupy their position so that skipping
 // and counting stay positional. ctx is the input's stop context: Close
 // cancels it, which also interrupts a reader blocked on I/O.
-func startPrefetch(ctx context.Context, rr array.RecordReader, enc *rowjson.Encoder, keys *keyEncoder, drop func(string) bool) *prefetcher {
+func startPrefetch(ctx context.Context, rr array.RecordReader, enc *rowjson.Encoder, keys *keyEncoder, drop func(types.RowKind) bool) *prefetcher {
 	pf := &prefetcher{
 		out:  make(chan *encodedRows, prefetchDepth),
 		quit: make(chan struct{}),
@@ -141,7 +143,7 @@ func startPrefetch(ctx context.Context, rr array.RecordReader, enc *rowjson.Enco
 // in order, which run follows, waiting for each job's result in turn. Every
 // record batch is released exactly once: by the encoder that took its job,
 // or by dispatch when the split stops before it was handed on.
-func (pf *prefetcher) run(ctx context.Context, enc *rowjson.Encoder, keys *keyEncoder, drop func(string) bool) {
+func (pf *prefetcher) run(ctx context.Context, enc *rowjson.Encoder, keys *keyEncoder, drop func(types.RowKind) bool) {
 	defer close(pf.done)
 	defer close(pf.out)
 	recs := make(chan arrow.RecordBatch, decodeDepth)
@@ -262,19 +264,23 @@ func (pf *prefetcher) decode(ctx context.Context, recs chan<- arrow.RecordBatch,
 // encodeRecord renders one record batch as JSON bodies back to back, sizing
 // the buffer from the previous batch's rows so it rarely grows (each growth
 // copies everything encoded so far).
-func encodeRecord(enc *rowjson.Encoder, rec arrow.RecordBatch, drop func(string) bool, bytesPerRow int) (*encodedRows, error) {
+func encodeRecord(enc *rowjson.Encoder, rec arrow.RecordBatch, drop func(types.RowKind) bool, bytesPerRow int) (*encodedRows, error) {
 	c := &encodedRows{n: int(rec.NumRows())}
 	if err := enc.Reset(rec); err != nil {
 		return nil, err
 	}
 	if enc.HasRowKind() {
-		c.kinds = make([]string, c.n)
+		c.kinds = make([]types.RowKind, c.n)
 	}
 	c.ends = make([]int, c.n)
 	c.body = rowjson.NewBuffer(c.n * (bytesPerRow + bytesPerRow/8))
 	for i := 0; i < c.n; i++ {
 		if c.kinds != nil {
-			c.kinds[i] = enc.RowKind(i)
+			k, ok := enc.RowKind(i)
+			if !ok {
+				return nil, fmt.Errorf("row %d: no valid row kind in column %s", i, types.RowKindColumn)
+			}
+			c.kinds[i] = k
 			if drop(c.kinds[i]) {
 				c.ends[i] = len(c.body)
 				continue

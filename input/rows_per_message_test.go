@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -150,7 +151,7 @@ func maps(a, b map[string]int) bool {
 // TestSentBatchMessagesNarrowed: narrowing a batch of several rows per
 // message to some of its messages rebuilds exactly those messages.
 func TestSentBatchMessagesNarrowed(t *testing.T) {
-	c := &encodedRows{n: 9, kinds: []string{"+I", "+I", "+I", "+I", "-D", "+I", "+I", "+I", "+I"}}
+	c := &encodedRows{n: 9, kinds: []types.RowKind{types.Insert, types.Insert, types.Insert, types.Insert, types.Delete, types.Insert, types.Insert, types.Insert, types.Insert}}
 	for i := 0; i < c.n; i++ {
 		c.body = append(c.body, fmt.Sprintf("r%d\n", i)...)
 		c.ends = append(c.ends, len(c.body))

@@ -22,7 +22,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
-	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // Encoder writes the rows of Arrow records as JSON objects. It binds typed
@@ -52,9 +52,9 @@ type valueWriter func(dst []byte, i int) []byte
 func NewEncoder(schema *arrow.Schema) (*Encoder, error) {
 	e := &Encoder{schema: schema, rowKind: -1}
 	for i, f := range schema.Fields() {
-		if f.Name == paimon.RowKindColumn {
+		if f.Name == types.RowKindColumn {
 			if f.Type.ID() != arrow.STRING {
-				return nil, fmt.Errorf("column %s: want string, got %s", paimon.RowKindColumn, f.Type)
+				return nil, fmt.Errorf("column %s: want string, got %s", types.RowKindColumn, f.Type)
 			}
 			e.rowKind = i
 			continue
@@ -121,7 +121,7 @@ func (e *Encoder) AppendRow(dst []byte, i int) []byte {
 }
 
 // AppendRowWithKind appends row i like AppendRow, with the row kind as
-// the first key (paimon.RowKindColumn) when the records carry one: the
+// the first key (types.RowKindColumn) when the records carry one: the
 // shape of a self-describing JSON line (the CLI's tail), where the Benthos
 // input moves the kind to metadata instead.
 func (e *Encoder) AppendRowWithKind(dst []byte, i int) []byte {
@@ -129,9 +129,15 @@ func (e *Encoder) AppendRowWithKind(dst []byte, i int) []byte {
 		return e.AppendRow(dst, i)
 	}
 	dst = append(dst, '{')
-	dst = appendJSONString(dst, paimon.RowKindColumn)
+	dst = appendJSONString(dst, types.RowKindColumn)
 	dst = append(dst, ':')
-	dst = appendJSONString(dst, e.RowKind(i))
+	if k, ok := e.RowKind(i); ok {
+		dst = appendJSONString(dst, k.String())
+	} else if e.kinds.IsNull(i) {
+		dst = append(dst, "null"...)
+	} else {
+		dst = appendJSONString(dst, e.kinds.Value(i))
+	}
 	start := len(dst)
 	dst = e.AppendRow(dst, i)
 	// AppendRow wrote "{...}": "{}" becomes nothing, "{" a comma.
@@ -142,25 +148,13 @@ func (e *Encoder) AppendRowWithKind(dst []byte, i int) []byte {
 	return dst
 }
 
-// RowKind returns the row kind of row i ("+I", "-U", "+U", "-D"), or "" when
-// the record has no row kind column. Known kinds come back as constants so the
-// string never aliases the Arrow buffer, which is released with the record.
-func (e *Encoder) RowKind(i int) string {
+// RowKind returns the row kind of row i; ok is false when the record has
+// no row kind column or row i's is not one of the four kinds.
+func (e *Encoder) RowKind(i int) (k types.RowKind, ok bool) {
 	if e.kinds == nil || e.kinds.IsNull(i) {
-		return ""
+		return 0, false
 	}
-	switch v := e.kinds.Value(i); v {
-	case "+I":
-		return "+I"
-	case "-U":
-		return "-U"
-	case "+U":
-		return "+U"
-	case "-D":
-		return "-D"
-	default:
-		return string([]byte(v))
-	}
+	return types.ParseRowKind(e.kinds.Value(i))
 }
 
 var errUnsupportedArrow = errors.New("no JSON rendering for Arrow type")

@@ -314,19 +314,30 @@ const (
 	Delete       RowKind = 3 // -D
 )
 
+// RowKindColumn is the name of the string column holding each row's kind
+// (RowKind.String) when a read includes row kinds (pypaimon's name).
+const RowKindColumn = "_row_kind"
+
+// rowKinds are Java's short strings, by stored byte: the one spelling of
+// the kinds, which String prints and ParseRowKind reads.
+var rowKinds = [...]string{"+I", "-U", "+U", "-D"}
+
 // String is Java's short string (+I, -U, +U, -D).
 func (k RowKind) String() string {
-	switch k {
-	case Insert:
-		return "+I"
-	case UpdateBefore:
-		return "-U"
-	case UpdateAfter:
-		return "+U"
-	case Delete:
-		return "-D"
+	if k >= 0 && int(k) < len(rowKinds) {
+		return rowKinds[k]
 	}
 	return fmt.Sprintf("RowKind(%d)", int8(k))
+}
+
+// ParseRowKind reads String's spelling; ok is false for anything else.
+func ParseRowKind(s string) (k RowKind, ok bool) {
+	for i, name := range rowKinds {
+		if s == name {
+			return RowKind(i), true
+		}
+	}
+	return 0, false
 }
 
 // IsRetract reports -U and -D: records that withdraw a key's previous

@@ -59,7 +59,7 @@ type Reader struct {
 }
 
 // RowKindColumn is the name of the row kind column (pypaimon's name).
-const RowKindColumn = "_row_kind"
+const RowKindColumn = types.RowKindColumn
 
 // Stats are counters a caller can read while reads run.
 type Stats struct {
@@ -283,9 +283,9 @@ func (p *post) apply(ctx context.Context, rec arrow.RecordBatch, hasKind bool) (
 			defer kc.Release()
 			cols = append(cols, kc)
 		} else {
-			kind := "+I"
+			kind := types.Insert.String()
 			if p.retract {
-				kind = "-D"
+				kind = types.Delete.String()
 			}
 			kc, err := datafile.ConstArray(p.mem, kind, types.DataType{Root: types.VarChar, Length: types.MaxLength}, int(rec.NumRows()))
 			if err != nil {
