@@ -3,6 +3,7 @@ package input
 import (
 	"context"
 	"fmt"
+	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/redpanda-data/benthos/v4/public/service"
 	"go.opentelemetry.io/otel/trace"
@@ -35,6 +36,7 @@ type splitCursor struct {
 	keyed     bool                 // the table has a primary key
 	schema    service.ImmutableAny // MetaSchema of enc's record schema
 	tmpls     *splitTemplates      // metadata templates of the current split
+	meta      splitMeta            // metadata of the current split
 	// batcher, when the batching field is set, decides where a batch ends
 	// within batch_size: it sees each message as it would be delivered and
 	// is emptied at every batch end (the batch itself is kept as rows).
@@ -50,7 +52,7 @@ func newSplitCursor(cfg Config) splitCursor {
 func (c *splitCursor) setPlan(plan *Plan) { c.plan, c.splitIdx = plan, 0 }
 
 // split is the current split.
-func (c *splitCursor) split() *Split { return c.plan.Splits[c.splitIdx] }
+func (c *splitCursor) split() Split { return c.plan.Splits[c.splitIdx] }
 
 // planDone reports whether every split of the plan was read.
 func (c *splitCursor) planDone() bool { return c.splitIdx >= len(c.plan.Splits) }
@@ -59,11 +61,22 @@ func (c *splitCursor) planDone() bool { return c.splitIdx >= len(c.plan.Splits) 
 func (c *splitCursor) open() bool { return c.pf != nil }
 
 // start makes pf the current split's reader, skipping the rows already
-// delivered.
-func (c *splitCursor) start(pf *prefetcher) {
+// delivered; parts is the Arrow schema of the partition columns.
+func (c *splitCursor) start(pf *prefetcher, sp Split, parts *arrow.Schema) {
 	c.pf = pf
 	c.chunk, c.chunkRow, c.skip = nil, 0, c.splitDone
 	c.tmpls = &splitTemplates{}
+	c.meta = splitMeta{bucket: int64(sp.Bucket()), partition: service.ImmutableAny{V: rowjson.Partition(sp.PartitionKeys(), sp.Partition(), parts)}}
+	if files := sp.Files(); len(files) > 0 {
+		c.meta.file = files[0]
+	}
+}
+
+// splitMeta is the metadata every message of the current split shares.
+type splitMeta struct {
+	bucket    int64
+	file      string // the split's first data file
+	partition service.ImmutableAny
 }
 
 // release stops the current split's reader; the position stays, so the
@@ -91,7 +104,7 @@ func (c *splitCursor) releaseErr(err error) {
 func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 	sp := p.cur.split()
 	if p.cur.splitDone == 0 {
-		if err := p.limiter.takeFiles(ctx, sp.FileCount); err != nil {
+		if err := p.limiter.takeFiles(ctx, sp.FileCount()); err != nil {
 			return err
 		}
 	}
@@ -100,14 +113,14 @@ func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 	// call returns, and the next batch would fail and re-read the split from
 	// the start. stopCtx lives until Close.
 	_, span := p.tr.Start(ctx, spanReadSplit, trace.WithAttributes(attrTable.String(p.cfg.FullName()),
-		attrSnapshot.Int64(p.cur.plan.SnapshotID), attrBucket.Int(int(sp.Bucket)), attrFiles.Int(sp.FileCount), attrSkip.Int64(p.cur.splitDone)))
+		attrSnapshot.Int64(p.cur.plan.SnapshotID), attrBucket.Int(int(sp.Bucket())), attrFiles.Int(sp.FileCount()), attrSkip.Int64(p.cur.splitDone)))
 	rr, err := src.Read(p.stopCtx, sp)
 	if err != nil {
 		endSpan(span, err)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("read split bucket %d of snapshot %d of %s (file %s): %w", sp.Bucket, p.cur.plan.SnapshotID, p.cfg.FullName(), sp.File, err)
+		return fmt.Errorf("read split bucket %d of snapshot %d of %s (%d files): %w", sp.Bucket(), p.cur.plan.SnapshotID, p.cfg.FullName(), sp.FileCount(), err)
 	}
 	if p.cur.enc == nil || !p.cur.enc.Schema().Equal(rr.Schema()) {
 		enc, err := rowjson.NewEncoder(rr.Schema())
@@ -140,10 +153,10 @@ func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
 		}
 	}
 	if _, counted := src.(readCounter); p.cur.splitDone == 0 && !counted {
-		p.m.files.Incr(int64(sp.FileCount))
-		p.m.bytes.Incr(sp.Bytes)
+		p.m.files.Incr(int64(sp.FileCount()))
+		p.m.bytes.Incr(sp.Bytes())
 	}
-	p.cur.start(startPrefetch(p.stopCtx, rr, p.cur.enc, p.cur.keyEnc, p.cfg.UpsertMode.drops))
+	p.cur.start(startPrefetch(p.stopCtx, rr, p.cur.enc, p.cur.keyEnc, p.cfg.UpsertMode.drops), sp, src.PartitionSchema())
 	p.cur.span = span
 	return nil
 }
@@ -162,12 +175,6 @@ func (c *splitCursor) fill() (batch *sentBatch, n int, filesDone int, err error)
 	sp := c.split()
 	batch = &sentBatch{tmpls: c.tmpls, perMsg: c.perMsg}
 	// n counts the rows that become messages.
-	var partition service.ImmutableAny
-	if sp.Partition != nil {
-		partition = service.ImmutableAny{V: sp.Partition}
-	} else {
-		partition = service.ImmutableAny{V: map[string]any{}}
-	}
 	taken := int64(0)
 	for n < c.batchSize {
 		if c.chunk == nil || c.chunkRow >= c.chunk.n {
@@ -180,18 +187,18 @@ func (c *splitCursor) fill() (batch *sentBatch, n int, filesDone int, err error)
 				if err != nil {
 					// Rows of this partial batch are not delivered.
 					if encodeErr {
-						return nil, 0, 0, fmt.Errorf("split bucket %d of snapshot %d of %s: %w", sp.Bucket, c.plan.SnapshotID, c.table, err)
+						return nil, 0, 0, fmt.Errorf("split bucket %d of snapshot %d of %s: %w", c.meta.bucket, c.plan.SnapshotID, c.table, err)
 					}
-					return nil, 0, 0, fmt.Errorf("read split bucket %d of snapshot %d of %s (file %s): %w", sp.Bucket, c.plan.SnapshotID, c.table, sp.File, err)
+					return nil, 0, 0, fmt.Errorf("read split bucket %d of snapshot %d of %s (file %s): %w", c.meta.bucket, c.plan.SnapshotID, c.table, c.meta.file, err)
 				}
 				c.splitDone += taken
 				if c.skip > 0 {
-					return nil, 0, 0, fmt.Errorf("split bucket %d of snapshot %d of %s (file %s) has fewer rows on re-read than already delivered", sp.Bucket, c.plan.SnapshotID, c.table, sp.File)
+					return nil, 0, 0, fmt.Errorf("split bucket %d of snapshot %d of %s (file %s) has fewer rows on re-read than already delivered", c.meta.bucket, c.plan.SnapshotID, c.table, c.meta.file)
 				}
 				c.splitIdx++
 				c.splitDone = 0
 				c.resetBatcher()
-				return batch, n, sp.FileCount, nil
+				return batch, n, sp.FileCount(), nil
 			}
 			c.chunk, c.chunkRow = rows, 0
 			continue
@@ -215,7 +222,7 @@ func (c *splitCursor) fill() (batch *sentBatch, n int, filesDone int, err error)
 		// building one map per row (that was a third of the input's CPU
 		// time). The template is made now, while the plan it describes is
 		// current; the batch may be built again much later (replays).
-		c.template(kind, sp, partition)
+		c.template(kind)
 		batch.add(c.chunk, i)
 		n++
 		if c.batcher != nil {
@@ -241,12 +248,12 @@ func (c *splitCursor) resetBatcher() {
 
 // template makes sure the current split has the metadata template of kind.
 // Templates are per split: start begins a new set.
-func (c *splitCursor) template(kind types.RowKind, sp *Split, partition service.ImmutableAny) {
+func (c *splitCursor) template(kind types.RowKind) {
 	if c.tmpls.get(kind) != nil {
 		return
 	}
 	msg := service.NewMessage(nil)
-	c.setMeta(msg, kind, sp, partition)
+	c.setMeta(msg, kind)
 	c.tmpls.put(kind, msg)
 }
 
@@ -265,11 +272,11 @@ func (m UpsertMode) drops(kind types.RowKind) bool {
 	return false
 }
 
-func (c *splitCursor) setMeta(msg *service.Message, kind types.RowKind, sp *Split, partition service.ImmutableAny) {
+func (c *splitCursor) setMeta(msg *service.Message, kind types.RowKind) {
 	if kind != noKind {
 		msg.MetaSetMut(MetaRowKind, kind.String())
 	}
-	if op := operation(kind, c.plan.Full, c.keyed); op != "" {
+	if op := operation(kind, c.plan.FirstPlan, c.keyed); op != "" {
 		msg.MetaSetMut(MetaOperation, op)
 	}
 	msg.MetaSetMut(MetaSnapshotID, c.plan.SnapshotID)
@@ -278,11 +285,11 @@ func (c *splitCursor) setMeta(msg *service.Message, kind types.RowKind, sp *Spli
 		msg.MetaSetMut(MetaCommitTime, c.plan.CommitTime)
 	}
 	msg.MetaSetMut(MetaSchemaID, c.plan.SchemaID)
-	msg.MetaSetImmut(MetaPartition, partition)
-	msg.MetaSetMut(MetaBucket, int64(sp.Bucket))
+	msg.MetaSetImmut(MetaPartition, c.meta.partition)
+	msg.MetaSetMut(MetaBucket, c.meta.bucket)
 	msg.MetaSetMut(MetaTable, c.table)
 	msg.MetaSetImmut(MetaSchema, c.schema)
-	if sp.File != "" {
-		msg.MetaSetMut(MetaFile, sp.File)
+	if c.meta.file != "" {
+		msg.MetaSetMut(MetaFile, c.meta.file)
 	}
 }

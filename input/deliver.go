@@ -396,7 +396,7 @@ func (p *paimonInput) readBatch() (*sentBatch, error) {
 		}
 		p.planFilesDone += filesDone
 		if filesDone > 0 {
-			p.planBytesDone += p.cur.plan.Splits[p.cur.splitIdx-1].Bytes
+			p.planBytesDone += p.cur.plan.Splits[p.cur.splitIdx-1].Bytes()
 		}
 		if n == 0 {
 			continue
@@ -450,7 +450,7 @@ func (p *paimonInput) nextPlan(ctx context.Context, src Source) (err error) {
 		p.log.Warnf("paimon input on %s: %s needed snapshot %d, which has expired (earliest is %d); on_expired %s: %s — the changes of %d snapshot(s) were not read",
 			p.cfg.FullName(), who, e.Needed, e.Earliest, e.Policy, to, e.Skipped())
 	}
-	if plan.Full {
+	if plan.FirstPlan {
 		// A consumer at SnapshotID would resume with that snapshot's
 		// changes only, skipping the undelivered rest of this full read.
 		p.minCommit.Store(plan.SnapshotID + 1)
@@ -471,9 +471,9 @@ func (p *paimonInput) nextPlan(ctx context.Context, src Source) (err error) {
 	p.startProgress(kept)
 	files := 0
 	for _, sp := range kept {
-		files += sp.FileCount
+		files += sp.FileCount()
 	}
-	span.SetAttributes(attrSnapshot.Int64(plan.SnapshotID), attrSplits.Int(len(kept)), attrFiles.Int(files), attrFull.Bool(plan.Full))
+	span.SetAttributes(attrSnapshot.Int64(plan.SnapshotID), attrSplits.Int(len(kept)), attrFiles.Int(files), attrFull.Bool(plan.FirstPlan))
 	return nil
 }
 

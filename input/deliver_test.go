@@ -16,7 +16,7 @@ import (
 // then only the rejected message until it is accepted; progress is committed
 // only once it is.
 func TestPartialRejectionNarrowsReplays(t *testing.T) {
-	src := &fakeSource{eof: true, plans: []*Plan{{SnapshotID: 7, Splits: []*Split{
+	src := &fakeSource{eof: true, plans: []*fakePlan{{SnapshotID: 7, Splits: []*fakeSplit{
 		{Bucket: 0, Handle: fakeRows{ids: ids(1, 6), recordSize: 2}},
 	}}}}
 	var mu sync.Mutex
@@ -71,7 +71,7 @@ func TestPartialRejectionNarrowsReplays(t *testing.T) {
 // eof the source ends after it, otherwise it waits for a next snapshot.
 func oneSplitInput(t *testing.T, snapshot int64, rows []int64, eof bool, yaml string) *paimonInput {
 	t.Helper()
-	src := &fakeSource{eof: eof, plans: []*Plan{{SnapshotID: snapshot, Splits: []*Split{
+	src := &fakeSource{eof: eof, plans: []*fakePlan{{SnapshotID: snapshot, Splits: []*fakeSplit{
 		{Bucket: 0, Handle: fakeRows{ids: rows}},
 	}}}}
 	in := directInput(t, src, yaml)

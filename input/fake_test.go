@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"sort"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -28,13 +30,73 @@ var fakeSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "id", Type: arrow.PrimitiveTypes.Int64},
 }, nil)
 
+// fakeSplit is a fake split's description; fakeSplitView is how the input
+// sees it (the Split interface).
+type fakeSplit struct {
+	Partition map[string]any
+	Bucket    int32
+	File      string
+	FileCount int
+	Bytes     int64
+	Rows      int64
+	Handle    fakeRows
+}
+
+type fakeSplitView struct{ *fakeSplit }
+
+func (v fakeSplitView) Bucket() int32 { return v.fakeSplit.Bucket }
+func (v fakeSplitView) PartitionKeys() []string {
+	keys := make([]string, 0, len(v.fakeSplit.Partition))
+	for k := range v.fakeSplit.Partition {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+func (v fakeSplitView) Partition() []any {
+	var vals []any
+	for _, k := range v.PartitionKeys() {
+		vals = append(vals, v.fakeSplit.Partition[k])
+	}
+	return vals
+}
+func (v fakeSplitView) Files() []string {
+	if v.File == "" {
+		return nil
+	}
+	return []string{v.File}
+}
+func (v fakeSplitView) FileCount() int  { return v.fakeSplit.FileCount }
+func (v fakeSplitView) Bytes() int64    { return v.fakeSplit.Bytes }
+func (v fakeSplitView) RowCount() int64 { return v.Rows }
+
+// fakePlan is a fake plan's description.
+type fakePlan struct {
+	SnapshotID       int64
+	CommitKind       string
+	CommitTime       time.Time
+	SchemaID         int64
+	LatestSnapshotID int64
+	Full             bool
+	Splits           []*fakeSplit
+}
+
+func (fp *fakePlan) plan() *Plan {
+	p := &Plan{StreamPlan: &paimon.StreamPlan{SnapshotID: fp.SnapshotID, CommitKind: fp.CommitKind, CommitTime: fp.CommitTime,
+		SchemaID: fp.SchemaID, FirstPlan: fp.Full, NextSnapshotID: fp.SnapshotID + 1}, LatestSnapshotID: fp.LatestSnapshotID}
+	for _, sp := range fp.Splits {
+		p.Splits = append(p.Splits, fakeSplitView{sp})
+	}
+	return p
+}
+
 type fakeSource struct {
 	mu      sync.Mutex
-	plans   []*Plan
+	plans   []*fakePlan
 	eof     bool // io.EOF after the plans; otherwise Next blocks
 	pks     []string
 	commits []int64
-	reads   map[*Split]int
+	reads   map[*fakeSplit]int
 	planErr int // Next fails this many times first
 	closed  bool
 	nextCh  chan struct{} // closed when Next blocks idle
@@ -51,7 +113,7 @@ func (f *fakeSource) Next(ctx context.Context) (*Plan, error) {
 		p := f.plans[0]
 		f.plans = f.plans[1:]
 		f.mu.Unlock()
-		return p, nil
+		return p.plan(), nil
 	}
 	eof, ch := f.eof, f.nextCh
 	f.mu.Unlock()
@@ -69,15 +131,16 @@ func (f *fakeSource) Next(ctx context.Context) (*Plan, error) {
 	return nil, ctx.Err()
 }
 
-func (f *fakeSource) Read(_ context.Context, sp *Split) (array.RecordReader, error) {
+func (f *fakeSource) Read(_ context.Context, split Split) (array.RecordReader, error) {
+	sp := split.(fakeSplitView).fakeSplit
 	f.mu.Lock()
 	if f.reads == nil {
-		f.reads = map[*Split]int{}
+		f.reads = map[*fakeSplit]int{}
 	}
 	f.reads[sp]++
 	attempt := f.reads[sp]
 	f.mu.Unlock()
-	rows := sp.Handle.(fakeRows)
+	rows := sp.Handle
 	size := max(rows.recordSize, 1)
 	var recs []arrow.RecordBatch
 	mem := memory.NewGoAllocator()
@@ -113,6 +176,8 @@ func (f *fakeSource) Commit(_ context.Context, next int64) error {
 }
 
 func (f *fakeSource) PrimaryKeys() []string { return f.pks }
+
+func (f *fakeSource) PartitionSchema() *arrow.Schema { return nil }
 
 func (f *fakeSource) Close() error {
 	f.mu.Lock()

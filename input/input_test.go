@@ -104,12 +104,12 @@ func idBodies(idss ...[]int64) []string {
 }
 
 func twoSnapshots() *fakeSource {
-	return &fakeSource{eof: true, pks: []string{"id"}, plans: []*Plan{
-		{SnapshotID: 4, CommitKind: "APPEND", CommitTime: commitTime, SchemaID: 0, LatestSnapshotID: 5, Splits: []*Split{
+	return &fakeSource{eof: true, pks: []string{"id"}, plans: []*fakePlan{
+		{SnapshotID: 4, CommitKind: "APPEND", CommitTime: commitTime, SchemaID: 0, LatestSnapshotID: 5, Splits: []*fakeSplit{
 			{Partition: map[string]any{"dt": "2024-06-01"}, Bucket: 0, File: "data-a.parquet", FileCount: 1, Bytes: 100, Handle: fakeRows{ids: ids(1, 5), recordSize: 2}},
 			{Partition: map[string]any{"dt": "2024-06-01"}, Bucket: 1, File: "data-b.parquet", FileCount: 2, Bytes: 200, Handle: fakeRows{ids: ids(6, 8), recordSize: 3}},
 		}},
-		{SnapshotID: 5, CommitKind: "APPEND", CommitTime: commitTime.Add(time.Minute), SchemaID: 1, LatestSnapshotID: 5, Splits: []*Split{
+		{SnapshotID: 5, CommitKind: "APPEND", CommitTime: commitTime.Add(time.Minute), SchemaID: 1, LatestSnapshotID: 5, Splits: []*fakeSplit{
 			{Partition: map[string]any{"dt": "2024-06-02"}, Bucket: 1, File: "data-c.parquet", FileCount: 1, Bytes: 50, Handle: fakeRows{ids: ids(9, 10), kinds: []string{"-U", "+U"}, recordSize: 1}},
 		}},
 	}}
@@ -202,7 +202,7 @@ func TestShardingByBucket(t *testing.T) {
 }
 
 func upsertSource(pks []string) *fakeSource {
-	return &fakeSource{eof: true, pks: pks, plans: []*Plan{{SnapshotID: 2, CommitKind: "APPEND", Splits: []*Split{
+	return &fakeSource{eof: true, pks: pks, plans: []*fakePlan{{SnapshotID: 2, CommitKind: "APPEND", Splits: []*fakeSplit{
 		{Bucket: 0, Handle: fakeRows{ids: []int64{1, 2, 2, 3, 4}, kinds: []string{"+I", "-U", "+U", "-D", "-U"}}},
 	}}}}
 }
@@ -291,7 +291,7 @@ func TestNackDropWithoutReplay(t *testing.T) {
 }
 
 func TestReadErrorResumesSplit(t *testing.T) {
-	src := &fakeSource{eof: true, planErr: 1, plans: []*Plan{{SnapshotID: 1, Splits: []*Split{
+	src := &fakeSource{eof: true, planErr: 1, plans: []*fakePlan{{SnapshotID: 1, Splits: []*fakeSplit{
 		{Bucket: 0, Handle: fakeRows{ids: ids(1, 9), recordSize: 2, failAt: 4}},
 	}}}}
 	out := runStream(t, src, "  batch_size: 3\n", nil)
@@ -316,10 +316,10 @@ func directInput(t *testing.T, src *fakeSource, yaml string) *paimonInput {
 }
 
 func TestCommitNeverAheadOfAcks(t *testing.T) {
-	src := &fakeSource{plans: []*Plan{
-		{SnapshotID: 10, Splits: []*Split{{Bucket: 0, Handle: fakeRows{ids: ids(1, 4)}}}},
+	src := &fakeSource{plans: []*fakePlan{
+		{SnapshotID: 10, Splits: []*fakeSplit{{Bucket: 0, Handle: fakeRows{ids: ids(1, 4)}}}},
 		{SnapshotID: 11, Splits: nil}, // nothing to read, e.g. a compaction
-		{SnapshotID: 12, Splits: []*Split{{Bucket: 0, Handle: fakeRows{ids: ids(5, 6)}}}},
+		{SnapshotID: 12, Splits: []*fakeSplit{{Bucket: 0, Handle: fakeRows{ids: ids(5, 6)}}}},
 	}}
 	in := directInput(t, src, "consumer_id: c\nbatch_size: 2\ncommit_period: 1h\n")
 	ctx := context.Background()
@@ -416,7 +416,7 @@ func TestCloseUnblocksReadBatch(t *testing.T) {
 }
 
 func TestHeartbeatRewritesWhileIdle(t *testing.T) {
-	src := &fakeSource{plans: []*Plan{{SnapshotID: 3}}}
+	src := &fakeSource{plans: []*fakePlan{{SnapshotID: 3}}}
 	in := directInput(t, src, "consumer_id: c\ncommit_period: 10ms\nheartbeat_interval: 30ms\n")
 	ctx := context.Background()
 	if err := in.Connect(ctx); err != nil {

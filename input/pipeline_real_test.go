@@ -749,11 +749,12 @@ func TestRealProgressLogLongPlan(t *testing.T) {
 // split's share of its manifest rows, over the plan's bytes.
 func TestProgressFraction(t *testing.T) {
 	p := &paimonInput{}
-	splits := []*Split{{FileCount: 2, Bytes: 600, Rows: 60}, {FileCount: 1, Bytes: 300, Rows: 30}, {FileCount: 1, Bytes: 100, Rows: 10}}
+	splits := []*fakeSplit{{FileCount: 2, Bytes: 600, Rows: 60}, {FileCount: 1, Bytes: 300, Rows: 30}, {FileCount: 1, Bytes: 100, Rows: 10}}
 	mt := service.MockResources().Metrics()
 	p.m.progress = newProgressMetrics(func(name string) tableGauge { return tableGauge{mt.NewGauge(name, labelTable), "db.t"} })
-	p.cur.setPlan(&Plan{SnapshotID: 1, Splits: splits})
-	p.startProgress(splits)
+	plan := (&fakePlan{SnapshotID: 1, Splits: splits}).plan()
+	p.cur.setPlan(plan)
+	p.startProgress(plan.Splits)
 	if p.planFiles != 4 || p.planBytes != 1000 || p.planRowsTotal != 100 {
 		t.Fatalf("totals: %d files %d bytes %d rows", p.planFiles, p.planBytes, p.planRowsTotal)
 	}

@@ -37,14 +37,14 @@ func newProgressMetrics(gauge func(name string) tableGauge) progressMetrics {
 const progressMetricsEvery = time.Second
 
 // startProgress resets the progress to a new plan of these splits.
-func (p *paimonInput) startProgress(splits []*Split) {
+func (p *paimonInput) startProgress(splits []Split) {
 	p.planStart, p.lastProgress, p.lastMetrics = time.Now(), time.Time{}, time.Time{}
 	p.planFiles, p.planFilesDone, p.planRows = 0, 0, 0
 	p.planBytes, p.planBytesDone, p.planRowsTotal = 0, 0, 0
 	for _, sp := range splits {
-		p.planFiles += sp.FileCount
-		p.planBytes += sp.Bytes
-		p.planRowsTotal += sp.Rows
+		p.planFiles += sp.FileCount()
+		p.planBytes += sp.Bytes()
+		p.planRowsTotal += sp.RowCount()
 	}
 	m := p.m.progress
 	m.files.Set(int64(p.planFiles))
@@ -68,8 +68,8 @@ func (p *paimonInput) progressNow(now time.Time) progress {
 	pr := progress{elapsed: now.Sub(p.planStart), eta: -1}
 	done := float64(p.planBytesDone)
 	if !p.cur.planDone() {
-		if sp := p.cur.split(); sp.Rows > 0 {
-			done += float64(sp.Bytes) * min(1, float64(p.cur.splitDone)/float64(sp.Rows))
+		if sp := p.cur.split(); sp.RowCount() > 0 {
+			done += float64(sp.Bytes()) * min(1, float64(p.cur.splitDone)/float64(sp.RowCount()))
 		}
 	}
 	switch {

@@ -34,7 +34,7 @@ func mixedKinds(n int) []string {
 // are exactly those of one row per message, in the same order.
 func TestRowsPerMessageGroupsRows(t *testing.T) {
 	newSrc := func() *fakeSource {
-		return &fakeSource{eof: true, pks: []string{"id"}, plans: []*Plan{{SnapshotID: 4, Splits: []*Split{
+		return &fakeSource{eof: true, pks: []string{"id"}, plans: []*fakePlan{{SnapshotID: 4, Splits: []*fakeSplit{
 			{Bucket: 0, Handle: fakeRows{ids: ids(1, 40), kinds: mixedKinds(40), recordSize: 6}},
 			{Bucket: 1, Handle: fakeRows{ids: ids(41, 45), recordSize: 6}},
 		}}}}
@@ -83,7 +83,7 @@ func TestRowsPerMessageGroupsRows(t *testing.T) {
 // is replayed with all of its rows: the whole batch once, then that message
 // alone until it is accepted; the consumer is committed only after.
 func TestRowsPerMessageReplaysWholeMessages(t *testing.T) {
-	src := &fakeSource{eof: true, plans: []*Plan{{SnapshotID: 7, Splits: []*Split{
+	src := &fakeSource{eof: true, plans: []*fakePlan{{SnapshotID: 7, Splits: []*fakeSplit{
 		{Bucket: 0, Handle: fakeRows{ids: ids(1, 12), recordSize: 5}},
 	}}}}
 	var mu sync.Mutex
@@ -233,11 +233,11 @@ func TestRealRowsPerMessageFixture(t *testing.T) {
 func TestDeliveredBodiesStayIntact(t *testing.T) {
 	for _, perMsg := range []int{1, 4} {
 		t.Run(fmt.Sprintf("rows_per_message_%d", perMsg), func(t *testing.T) {
-			var splits []*Split
+			var splits []*fakeSplit
 			for b := int64(0); b < 4; b++ {
-				splits = append(splits, &Split{Bucket: int32(b), Handle: fakeRows{ids: ids(b*500+1, b*500+500), recordSize: 64}})
+				splits = append(splits, &fakeSplit{Bucket: int32(b), Handle: fakeRows{ids: ids(b*500+1, b*500+500), recordSize: 64}})
 			}
-			src := &fakeSource{eof: true, plans: []*Plan{{SnapshotID: 3, Splits: splits[:2]}, {SnapshotID: 4, Splits: splits[2:]}}}
+			src := &fakeSource{eof: true, plans: []*fakePlan{{SnapshotID: 3, Splits: splits[:2]}, {SnapshotID: 4, Splits: splits[2:]}}}
 			in := directInput(t, src, fmt.Sprintf("consumer_id: c\nbatch_size: 50\ncheckpoint_limit: 200\nrows_per_message: %d\n", perMsg))
 			ctx := t.Context()
 			if err := in.Connect(ctx); err != nil {

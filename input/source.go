@@ -5,6 +5,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
@@ -23,51 +24,47 @@ type Source interface {
 	// Read opens the rows of a split, as records of one schema. Rows come in
 	// the same order each time a split is read, which is what lets the input
 	// resume a split after a transient error by skipping rows already sent.
-	Read(ctx context.Context, sp *Split) (array.RecordReader, error)
+	Read(ctx context.Context, sp Split) (array.RecordReader, error)
 	// Commit writes the consumer file with nextSnapshot. Sources without a
 	// consumer id are never asked to commit.
 	Commit(ctx context.Context, nextSnapshot int64) error
 	// PrimaryKeys lists the table's primary key columns (empty for append
 	// tables); upsert_mode needs them.
 	PrimaryKeys() []string
+	// PartitionSchema is the Arrow schema of the partition columns, which
+	// renders their values in metadata as the body holds them (nil: none).
+	PartitionSchema() *arrow.Schema
 	// Close releases the source.
 	Close() error
 }
 
-// Plan is one snapshot's work.
+// Plan is one snapshot's work: the library's plan, whose splits the input
+// reads through the narrow Split interface, with what the adapter measured
+// while planning.
 type Plan struct {
-	SnapshotID       int64
-	CommitKind       string
-	CommitTime       time.Time
-	SchemaID         int64
+	*paimon.StreamPlan
+	// Splits are StreamPlan.Splits (fakes in tests provide their own).
+	Splits           []Split
 	LatestSnapshotID int64         // latest snapshot when planned, 0 if unknown; feeds the lag gauge
 	PlanLatency      time.Duration // time spent planning, excluding idle polling
-	Splits           []*Split
-	// Full is true for a plan that reads the snapshot in full (the start of
-	// latest-full and the other full modes, on_expired: latest-full): its
-	// rows stand for every earlier snapshot, so no consumer position before
-	// SnapshotID+1 is true while it is being delivered.
-	Full bool
-	// Expired is set when the position had expired and on_expired moved
-	// it on (rows were lost): the input logs it at WARN.
-	Expired *paimon.ExpiredSkip
 }
 
-// Split is one partition and bucket of a plan.
-type Split struct {
-	// Partition maps partition column names to values that Bloblang
-	// understands (string, int64, float64, bool, time.Time, nil). It is shared
-	// by every message of the split as immutable metadata.
-	Partition map[string]any
-	Bucket    int32
-	File      string // a data file of the split, for the paimon_file metadata
-	FileCount int
-	Bytes     int64
-	// Rows is the row count the manifests record for the split's files
-	// (before deletion vectors, merging and filters), for progress.
-	Rows int64
-	// Handle is the source's own split value, passed back to Read.
-	Handle any
+// Split is what the input needs of one partition and bucket of a plan;
+// *paimon.Split implements it.
+type Split interface {
+	Bucket() int32
+	// PartitionKeys and Partition are the partition columns and their
+	// typed values, aligned.
+	PartitionKeys() []string
+	Partition() []any
+	// Files are the split's data files; the first is the paimon_file
+	// metadata.
+	Files() []string
+	FileCount() int
+	Bytes() int64
+	// RowCount is the row count the manifests record for the split's
+	// files (before deletion vectors, merging and filters), for progress.
+	RowCount() int64
 }
 
 // toucher is a Source that can rewrite its consumer file unchanged: the

@@ -11,10 +11,8 @@ import (
 	"github.com/redpanda-data/benthos/v4/public/service"
 
 	"github.com/connect-paimon/connect-paimon/internal/readspec"
-	"github.com/connect-paimon/connect-paimon/internal/rowjson"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
-	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 func init() {
@@ -44,6 +42,9 @@ func OpenTable(ctx context.Context, cfg Config) (Source, error) {
 		return nil, fmt.Errorf("%s %s: %w", cfg.Catalog.warehouseDoc(), cfg.Warehouse, err)
 	}
 	src := &tableSource{cat: cat, tbl: tbl}
+	// A type the reader refuses fails the read of the same column, naming
+	// it; until then the values render without their Arrow unit.
+	src.partitions, _ = paimon.ArrowSchema(tbl.Schema().PartitionFields())
 	sc := cfg.streamConfig()
 	sc.Stats = &src.stats
 	if src.scan, src.read, err = tbl.NewStreamingScan(ctx, sc); err != nil {
@@ -74,6 +75,8 @@ type tableSource struct {
 	read  *paimon.Read
 	scan  *paimon.StreamingScan
 	stats paimon.ReadStats
+	// partitions is the Arrow schema of the partition columns.
+	partitions *arrow.Schema
 }
 
 // ReadCounts reports the files and bytes the reads really opened, which
@@ -88,42 +91,19 @@ func (s *tableSource) Next(ctx context.Context) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{
-		SnapshotID:  sp.SnapshotID,
-		CommitKind:  sp.CommitKind,
-		CommitTime:  sp.CommitTime,
-		SchemaID:    sp.SchemaID,
-		PlanLatency: time.Since(start),
-		Full:        sp.FirstPlan,
-		Expired:     sp.Expired,
+	plan := &Plan{StreamPlan: sp, PlanLatency: time.Since(start), Splits: make([]Split, len(sp.Splits))}
+	for i, x := range sp.Splits {
+		plan.Splits[i] = x
 	}
 	if latest, ok, err := s.tbl.Snapshots().LatestID(ctx); err == nil && ok {
 		plan.LatestSnapshotID = latest
 	}
-	units := s.partitionUnits()
-	for _, x := range sp.Splits {
-		out := &Split{Bucket: x.Bucket(), Handle: x, Partition: map[string]any{}}
-		keys, vals := x.PartitionKeys(), x.Partition()
-		for i, k := range keys {
-			if i < len(vals) {
-				out.Partition[k] = metaValue(vals[i], units[k])
-			}
-		}
-		out.FileCount, out.Bytes, out.Rows = x.FileCount(), x.Bytes(), x.RowCount()
-		if files := x.Files(); len(files) > 0 {
-			out.File = files[0]
-		}
-		plan.Splits = append(plan.Splits, out)
-	}
 	return plan, nil
 }
 
-func (s *tableSource) Read(ctx context.Context, sp *Split) (array.RecordReader, error) {
-	x, ok := sp.Handle.(*paimon.Split)
-	if !ok {
-		return nil, fmt.Errorf("split handle is %T, not a paimon split", sp.Handle)
-	}
-	return s.read.Read(ctx, x)
+// Read reads a split of this source's plans: always a *paimon.Split.
+func (s *tableSource) Read(ctx context.Context, sp Split) (array.RecordReader, error) {
+	return s.read.Read(ctx, sp.(*paimon.Split))
 }
 
 func (s *tableSource) Commit(ctx context.Context, next int64) error {
@@ -141,78 +121,5 @@ func (s *tableSource) PrimaryKeys() []string { return s.tbl.Schema().PrimaryKeys
 // connections).
 func (s *tableSource) Close() error { return s.cat.Close() }
 
-// partitionUnits maps each TIMESTAMP/TIMESTAMP_LTZ partition column to
-// its Arrow type, the one its body column has.
-func (s *tableSource) partitionUnits() map[string]*arrow.TimestampType {
-	fields := s.tbl.Schema().PartitionFields()
-	sch, err := paimon.ArrowSchema(fields)
-	if err != nil {
-		return nil // the read fails on the same schema, naming the column
-	}
-	out := map[string]*arrow.TimestampType{}
-	for _, f := range sch.Fields() {
-		if tt, ok := f.Type.(*arrow.TimestampType); ok {
-			out[f.Name] = tt
-		}
-	}
-	return out
-}
-
-// PartitionValues is the paimon_partition metadata of a split of tbl, for
-// other tools that show partitions (the CLI's files command).
-func PartitionValues(tbl *paimon.Table, sp *paimon.Split) map[string]any {
-	units := (&tableSource{tbl: tbl}).partitionUnits()
-	out := map[string]any{}
-	keys, vals := sp.PartitionKeys(), sp.Partition()
-	for i, k := range keys {
-		if i < len(vals) {
-			out[k] = metaValue(vals[i], units[k])
-		}
-	}
-	return out
-}
-
-// metaValue turns a partition value into one Bloblang understands; exact
-// decimals and calendar values become their canonical strings, timestamps
-// the text the body holds (ts, their column's Arrow type: a TIMESTAMP has no
-// zone and gets no "Z", digits per precision).
-func metaValue(v any, ts *arrow.TimestampType) any {
-	switch x := v.(type) {
-	case nil, string, bool, int64, float64, []byte:
-		return x
-	case int8:
-		return int64(x)
-	case int16:
-		return int64(x)
-	case int32:
-		return int64(x)
-	case float32:
-		return float64(x)
-	case types.DecimalValue:
-		return x.String()
-	case types.DateValue:
-		return x.String()
-	case types.TimeValue:
-		return x.String()
-	case types.TimestampValue:
-		if ts == nil {
-			return x.String()
-		}
-		var e int64
-		switch ts.Unit {
-		case arrow.Second:
-			e = x.Millis / 1000
-			if x.Millis%1000 < 0 {
-				e--
-			}
-		case arrow.Millisecond:
-			e = x.Millis
-		case arrow.Microsecond:
-			e = x.Millis*1000 + int64(x.NanoOfMilli)/1000
-		default:
-			e = x.Millis*1_000_000 + int64(x.NanoOfMilli)
-		}
-		return rowjson.TimestampText(e, ts.Unit, ts.TimeZone != "")
-	}
-	return fmt.Sprint(v)
-}
+// PartitionSchema implements Source.
+func (s *tableSource) PartitionSchema() *arrow.Schema { return s.partitions }

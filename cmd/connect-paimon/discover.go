@@ -11,7 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/connect-paimon/connect-paimon/input"
+	"github.com/connect-paimon/connect-paimon/internal/rowjson"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
@@ -523,8 +523,11 @@ func filesRun(c *cli.Context, sio stdio) error {
 		return err
 	}
 	out := filesJSON{Table: tbl.Name(), SnapshotID: plan.SnapshotID, Files: []fileJSON{}}
+	// A type the reader refuses would fail a read of the column; the files
+	// still list, their timestamps without an Arrow unit.
+	parts, _ := paimon.ArrowSchema(tbl.Schema().PartitionFields())
 	for _, sp := range plan.Splits {
-		part := input.PartitionValues(tbl, sp)
+		part := rowjson.Partition(sp.PartitionKeys(), sp.Partition(), parts)
 		for _, f := range sp.DataFiles() {
 			out.Files = append(out.Files, fileJSON{Partition: part, Bucket: sp.Bucket(), Level: f.Level, RowCount: f.RowCount, Size: f.Size, SchemaID: f.SchemaID, Path: f.Path})
 			out.TotalRows += f.RowCount

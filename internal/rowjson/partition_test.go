@@ -1,4 +1,4 @@
-package input
+package rowjson
 
 import (
 	"encoding/json"
@@ -8,15 +8,13 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/connect-paimon/connect-paimon/internal/rowjson"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // A TIMESTAMP partition value in paimon_partition is the text the body
 // holds for the same value: no "Z" for TIMESTAMP, "Z" for TIMESTAMP_LTZ,
-// the precision's digits, pre-epoch and year 0001/9999 included (issue 11
-// item 4).
+// the precision's digits, pre-epoch and year 0001/9999 included.
 func TestPartitionTimestampMetaMatchesBody(t *testing.T) {
 	vals := []types.TimestampValue{
 		{Millis: 1704164645123, NanoOfMilli: 456000},
@@ -50,7 +48,7 @@ func TestPartitionTimestampMetaMatchesBody(t *testing.T) {
 			b.Field(0).(*array.TimestampBuilder).Append(arrow.Timestamp(e))
 			rec := b.NewRecordBatch()
 			b.Release()
-			enc, err := rowjson.NewEncoder(sch)
+			enc, err := NewEncoder(sch)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +60,7 @@ func TestPartitionTimestampMetaMatchesBody(t *testing.T) {
 				t.Fatal(err)
 			}
 			rec.Release()
-			got := metaValue(v, tt)
+			got := Partition([]string{"p"}, []any{v}, sch)["p"]
 			if got != body["p"] {
 				t.Errorf("%s %+v: metadata %#v, body %#v", ty, v, got, body["p"])
 			}
