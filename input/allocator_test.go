@@ -31,11 +31,11 @@ func TestOpenTableReadsThroughItsOwnAllocator(t *testing.T) {
 	t.Cleanup(func() { newAllocator = prev })
 
 	wh := filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse")
-	cfg := Config{Warehouse: wh, Database: "demo", Table: "orders", Read: paimon.StreamConfig{StartMode: paimon.StartLatestFull, PollInterval: time.Second, EndAtLatest: true, ShardCount: 1}}
+	cfg := config{Warehouse: wh, Database: "demo", Table: "orders", Read: paimon.StreamConfig{StartMode: paimon.StartLatestFull, PollInterval: time.Second, EndAtLatest: true, ShardCount: 1}}
 	ctx := context.Background()
 	var rows int64
 	for i := 0; i < 2; i++ {
-		src, err := OpenTable(ctx, cfg)
+		src, err := openTable(ctx, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,8 +24,8 @@ const (
 	catalogREST       = "rest"
 )
 
-// CatalogConfig is the catalog field.
-type CatalogConfig struct {
+// catalogConfig is the catalog field.
+type catalogConfig struct {
 	// Type is "filesystem" or "rest".
 	Type string
 	// URI, TokenProvider, Token and Options are the REST catalog's (Java's
@@ -35,10 +35,10 @@ type CatalogConfig struct {
 }
 
 // REST reports whether the catalog is a REST catalog.
-func (c CatalogConfig) REST() bool { return c.Type == catalogREST }
+func (c catalogConfig) REST() bool { return c.Type == catalogREST }
 
 // CatalogOptions returns the library options of the catalog field.
-func (c CatalogConfig) CatalogOptions() []paimon.CatalogOption {
+func (c catalogConfig) CatalogOptions() []paimon.CatalogOption {
 	if !c.REST() {
 		return nil
 	}
@@ -73,8 +73,8 @@ func catalogSpec() *service.ConfigField {
 		Advanced()
 }
 
-func readCatalog(pc *service.ParsedConfig) (CatalogConfig, error) {
-	var c CatalogConfig
+func readCatalog(pc *service.ParsedConfig) (catalogConfig, error) {
+	var c catalogConfig
 	var err error
 	if c.Type, err = pc.FieldString(fieldCatalogType); err != nil {
 		return c, err
@@ -96,7 +96,7 @@ func readCatalog(pc *service.ParsedConfig) (CatalogConfig, error) {
 
 // validateCatalog checks the catalog field alone (the server is asked at
 // start, not at lint).
-func validateCatalog(c CatalogConfig) []error {
+func validateCatalog(c catalogConfig) []error {
 	var errs []error
 	f := func(name string) string { return fieldCatalog + "." + name }
 	switch c.Type {
@@ -128,7 +128,7 @@ func validateCatalog(c CatalogConfig) []error {
 
 // warehouseDoc is what the warehouse field means for a catalog type, for
 // error messages.
-func (c CatalogConfig) warehouseDoc() string {
+func (c catalogConfig) warehouseDoc() string {
 	if c.REST() {
 		return fmt.Sprintf("REST catalog %s, warehouse", c.URI)
 	}

@@ -81,7 +81,7 @@ func (p *paimonInput) commit(ctx context.Context, final bool) {
 }
 
 // touch rewrites the consumer file unchanged when the heartbeat is due.
-func (p *paimonInput) touch(ctx context.Context, src Source, final bool) {
+func (p *paimonInput) touch(ctx context.Context, src source, final bool) {
 	t, ok := src.(toucher)
 	if !ok || final || p.cfg.HeartbeatInterval <= 0 || time.Since(p.lastWrite) < p.cfg.HeartbeatInterval {
 		return

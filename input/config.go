@@ -12,27 +12,27 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 )
 
-// UpsertMode selects which changelog rows are dropped before delivery, for
+// upsertMode selects which changelog rows are dropped before delivery, for
 // sinks that apply rows as upserts keyed by the primary key.
-type UpsertMode string
+type upsertMode string
 
 // Upsert modes.
 const (
-	// UpsertOff delivers every row kind.
-	UpsertOff UpsertMode = "off"
-	// UpsertDropUpdateBefore drops -U rows: an upsert sink only needs the
+	// upsertOff delivers every row kind.
+	upsertOff upsertMode = "off"
+	// upsertDropUpdateBefore drops -U rows: an upsert sink only needs the
 	// after-image, and the before-image would be applied as a stale write.
-	UpsertDropUpdateBefore UpsertMode = "drop-update-before"
-	// UpsertDropUpdateBeforeAndDelete also drops -D rows, for sinks that never
+	upsertDropUpdateBefore upsertMode = "drop-update-before"
+	// upsertDropUpdateBeforeAndDelete also drops -D rows, for sinks that never
 	// delete.
-	UpsertDropUpdateBeforeAndDelete UpsertMode = "drop-update-before-and-delete"
+	upsertDropUpdateBeforeAndDelete upsertMode = "drop-update-before-and-delete"
 )
 
-// Config is the parsed paimon input configuration. It is a plain struct so the
+// config is the parsed paimon input configuration. It is a plain struct so the
 // source adapter can be built and tested without Benthos. Every field holds
 // the configured value, defaults included: zero means zero (no heartbeat, no
 // throttle limit, no retries), never "use the default".
-type Config struct {
+type config struct {
 	// warn receives what the library recovers from but an operator should
 	// hear (set by the input from its logger; not configuration).
 	warn func(string)
@@ -60,7 +60,7 @@ type Config struct {
 	Batching          service.BatchPolicy
 	CommitPeriod      time.Duration
 	HeartbeatInterval time.Duration // 0: no heartbeat
-	UpsertMode        UpsertMode
+	UpsertMode        upsertMode
 
 	ThrottleInterval     time.Duration
 	ThrottleMaxRows      int // 0: unlimited
@@ -74,7 +74,7 @@ type Config struct {
 	AutoReplayNacks bool
 
 	// Catalog is the catalog field: filesystem (the default) or REST.
-	Catalog CatalogConfig
+	Catalog catalogConfig
 
 	// Storage configures object-store access (the storage field), ready
 	// for paimon.WithStorageOptions. The config's 0 retries and 0s timeout
@@ -83,11 +83,11 @@ type Config struct {
 }
 
 // FullName is the table as "db.table".
-func (c Config) FullName() string { return c.Database + "." + c.Table }
+func (c config) FullName() string { return c.Database + "." + c.Table }
 
 // streamConfig is the read the input opens: Read, with what the input's
 // delivery needs of it.
-func (c Config) streamConfig() paimon.StreamConfig {
+func (c config) streamConfig() paimon.StreamConfig {
 	sc := c.Read
 	// Message bodies are encoded by internal/rowjson, which renders
 	// dictionary arrays (each entry escaped once per dictionary).
@@ -118,7 +118,7 @@ func ruleError(fields []string, format string, args ...any) error {
 // consumer id, expired policy) are readspec.Validate's, the same for tail;
 // the rest are the input's. Every problem is reported (errors.Join), each naming
 // its configuration field.
-func (c Config) Validate() error {
+func (c config) Validate() error {
 	var errs []error
 	add := func(err error) {
 		if err != nil {
@@ -152,8 +152,8 @@ func (c Config) Validate() error {
 		add(fieldError(fieldHeartbeatInterval, "must not be negative"))
 	}
 	switch c.UpsertMode {
-	case UpsertOff:
-	case UpsertDropUpdateBefore, UpsertDropUpdateBeforeAndDelete:
+	case upsertOff:
+	case upsertDropUpdateBefore, upsertDropUpdateBeforeAndDelete:
 		if !c.Read.IncludeRowKind {
 			add(ruleError([]string{fieldUpsertMode, fieldIncludeRowKind}, "%s needs include_row_kind: true", c.UpsertMode))
 		}
@@ -212,7 +212,7 @@ func validateStorage(o objstore.Options) error {
 // parseConfig reads a parsed spec into a Config and validates it: lint can
 // be bypassed (`run --chilled`, programmatic configs), so the constructor
 // applies the same Validate that `connect-paimon lint` does.
-func parseConfig(pc *service.ParsedConfig) (Config, error) {
+func parseConfig(pc *service.ParsedConfig) (config, error) {
 	c, err := readConfig(pc)
 	if err != nil {
 		return c, err
@@ -252,8 +252,8 @@ func (p parsedValues) Value(f readspec.Field) (any, bool, error) {
 	return v, err == nil, err
 }
 
-func readConfig(pc *service.ParsedConfig) (Config, error) {
-	var c Config
+func readConfig(pc *service.ParsedConfig) (config, error) {
+	var c config
 	var err error
 	if c.Warehouse, err = pc.FieldString(fieldWarehouse); err != nil {
 		return c, err
@@ -307,7 +307,7 @@ func readConfig(pc *service.ParsedConfig) (Config, error) {
 	if err != nil {
 		return c, err
 	}
-	c.UpsertMode = UpsertMode(readspec.Canon(um))
+	c.UpsertMode = upsertMode(readspec.Canon(um))
 	th := pc.Namespace(fieldThrottle)
 	if c.ThrottleInterval, err = th.FieldDuration(fieldThrottleInterval); err != nil {
 		return c, err

@@ -22,9 +22,9 @@ type splitCursor struct {
 	table     string     // db.table, for metadata and errors
 	batchSize int        // rows per batch
 	perMsg    int        // rows per message (rows_per_message)
-	upsert    UpsertMode // row kinds dropped before delivery
+	upsert    upsertMode // row kinds dropped before delivery
 
-	plan      *Plan
+	plan      *snapshotPlan
 	splitIdx  int
 	pf        *prefetcher  // the current split's reader and encoder, nil between splits
 	chunk     *encodedRows // rows of the current split decoded and encoded, not yet taken
@@ -44,15 +44,15 @@ type splitCursor struct {
 	span    trace.Span // the current split's paimon.read_split, ended by release
 }
 
-func newSplitCursor(cfg Config) splitCursor {
+func newSplitCursor(cfg config) splitCursor {
 	return splitCursor{table: cfg.FullName(), batchSize: cfg.BatchSize, perMsg: max(1, cfg.RowsPerMessage), upsert: cfg.UpsertMode}
 }
 
 // setPlan moves the cursor to the first split of plan (nil: between plans).
-func (c *splitCursor) setPlan(plan *Plan) { c.plan, c.splitIdx = plan, 0 }
+func (c *splitCursor) setPlan(plan *snapshotPlan) { c.plan, c.splitIdx = plan, 0 }
 
 // split is the current split.
-func (c *splitCursor) split() Split { return c.plan.Splits[c.splitIdx] }
+func (c *splitCursor) split() planSplit { return c.plan.Splits[c.splitIdx] }
 
 // planDone reports whether every split of the plan was read.
 func (c *splitCursor) planDone() bool { return c.splitIdx >= len(c.plan.Splits) }
@@ -62,7 +62,7 @@ func (c *splitCursor) open() bool { return c.pf != nil }
 
 // start makes pf the current split's reader, skipping the rows already
 // delivered; parts is the Arrow schema of the partition columns.
-func (c *splitCursor) start(pf *prefetcher, sp Split, parts *arrow.Schema) {
+func (c *splitCursor) start(pf *prefetcher, sp planSplit, parts *arrow.Schema) {
 	c.pf = pf
 	c.chunk, c.chunkRow, c.skip = nil, 0, c.splitDone
 	c.tmpls = &splitTemplates{}
@@ -101,7 +101,7 @@ func (c *splitCursor) releaseErr(err error) {
 // openSplit opens the cursor's current split and starts its prefetcher,
 // resuming after the rows already delivered when it is reopened after an
 // error. The encoder is kept while the record schema stays the same.
-func (p *paimonInput) openSplit(ctx context.Context, src Source) error {
+func (p *paimonInput) openSplit(ctx context.Context, src source) error {
 	sp := p.cur.split()
 	if p.cur.splitDone == 0 {
 		if err := p.limiter.takeFiles(ctx, sp.FileCount()); err != nil {
@@ -262,11 +262,11 @@ func (c *splitCursor) template(kind types.RowKind) {
 const noKind types.RowKind = -1
 
 // drops reports whether the mode drops rows of this kind.
-func (m UpsertMode) drops(kind types.RowKind) bool {
+func (m upsertMode) drops(kind types.RowKind) bool {
 	switch m {
-	case UpsertDropUpdateBefore:
+	case upsertDropUpdateBefore:
 		return kind == types.UpdateBefore
-	case UpsertDropUpdateBeforeAndDelete:
+	case upsertDropUpdateBeforeAndDelete:
 		return kind.IsRetract()
 	}
 	return false

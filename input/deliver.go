@@ -413,7 +413,7 @@ func (p *paimonInput) readBatch() (*sentBatch, error) {
 	}
 }
 
-func (p *paimonInput) nextPlan(ctx context.Context, src Source) (err error) {
+func (p *paimonInput) nextPlan(ctx context.Context, src source) (err error) {
 	if err := p.limiter.takeSnapshot(ctx); err != nil {
 		return err
 	}
@@ -478,7 +478,7 @@ func (p *paimonInput) nextPlan(ctx context.Context, src Source) (err error) {
 }
 
 // syncReadCounts moves the source's read counters into the metrics.
-func (p *paimonInput) syncReadCounts(src Source) {
+func (p *paimonInput) syncReadCounts(src source) {
 	rc, ok := src.(readCounter)
 	if !ok {
 		return

@@ -81,8 +81,8 @@ type fakePlan struct {
 	Splits           []*fakeSplit
 }
 
-func (fp *fakePlan) plan() *Plan {
-	p := &Plan{StreamPlan: &paimon.StreamPlan{SnapshotID: fp.SnapshotID, CommitKind: fp.CommitKind, CommitTime: fp.CommitTime,
+func (fp *fakePlan) plan() *snapshotPlan {
+	p := &snapshotPlan{StreamPlan: &paimon.StreamPlan{SnapshotID: fp.SnapshotID, CommitKind: fp.CommitKind, CommitTime: fp.CommitTime,
 		SchemaID: fp.SchemaID, FirstPlan: fp.Full, NextSnapshotID: fp.SnapshotID + 1}, LatestSnapshotID: fp.LatestSnapshotID}
 	for _, sp := range fp.Splits {
 		p.Splits = append(p.Splits, fakeSplitView{sp})
@@ -102,7 +102,7 @@ type fakeSource struct {
 	nextCh  chan struct{} // closed when Next blocks idle
 }
 
-func (f *fakeSource) Next(ctx context.Context) (*Plan, error) {
+func (f *fakeSource) Next(ctx context.Context) (*snapshotPlan, error) {
 	f.mu.Lock()
 	if f.planErr > 0 {
 		f.planErr--
@@ -131,7 +131,7 @@ func (f *fakeSource) Next(ctx context.Context) (*Plan, error) {
 	return nil, ctx.Err()
 }
 
-func (f *fakeSource) Read(_ context.Context, split Split) (array.RecordReader, error) {
+func (f *fakeSource) Read(_ context.Context, split planSplit) (array.RecordReader, error) {
 	sp := split.(fakeSplitView).fakeSplit
 	f.mu.Lock()
 	if f.reads == nil {

@@ -29,14 +29,20 @@ const (
 	MetaFile       = "paimon_file"
 )
 
-// Register adds the paimon input to env, reading tables through open.
-func Register(env *service.Environment, open Opener) error {
-	return env.RegisterBatchInput("paimon", Spec(), NewConstructor(open))
+// Register adds the paimon input to env, for a binary that runs its own
+// service.Environment (importing the package registers it in Benthos'
+// global one).
+func Register(env *service.Environment) error { return register(env, openTable) }
+
+// register adds the paimon input to env, reading tables through open (the
+// tests' fakes, or openTable).
+func register(env *service.Environment, open opener) error {
+	return env.RegisterBatchInput("paimon", Spec(), newConstructor(open))
 }
 
-// NewConstructor returns the Benthos constructor of the paimon input. It only
+// newConstructor returns the Benthos constructor of the paimon input. It only
 // parses configuration: the table is opened in Connect.
-func NewConstructor(open Opener) service.BatchInputConstructor {
+func newConstructor(open opener) service.BatchInputConstructor {
 	return func(pc *service.ParsedConfig, mgr *service.Resources) (service.BatchInput, error) {
 		cfg, err := parseConfig(pc)
 		if err != nil {
@@ -125,8 +131,8 @@ func newInputMetrics(mt *service.Metrics, table string) inputMetrics {
 // connection state, readSem serialises ReadBatch against Close's teardown,
 // commitMu orders consumer writes so the file never moves backwards.
 type paimonInput struct {
-	cfg  Config
-	open Opener
+	cfg  config
+	open opener
 	log  *service.Logger
 	m    inputMetrics
 	// tr makes the input's own spans (plan, split read, consumer commit)
@@ -134,7 +140,7 @@ type paimonInput struct {
 	tr trace.Tracer
 
 	mu      sync.Mutex
-	src     Source
+	src     source
 	tracker *checkpoint.Tracker
 	closed  bool
 	stopErr atomic.Pointer[error] // the permanent error the input stopped on (fatal.go)
@@ -194,7 +200,7 @@ type readCounter interface {
 // progress, so an operator can tell a big first plan from a hung one.
 const progressLogEvery = 5 * time.Second
 
-func newInput(cfg Config, open Opener, mgr *service.Resources) *paimonInput {
+func newInput(cfg config, open opener, mgr *service.Resources) *paimonInput {
 	mt := mgr.Metrics()
 	log := mgr.Logger()
 	cfg.warn = func(msg string) { log.Warnf("paimon input on %s: %s", cfg.FullName(), msg) }
@@ -248,7 +254,7 @@ func (p *paimonInput) Connect(ctx context.Context) error {
 	if err != nil {
 		return p.stopOnPermanent(p.about("connect", "to ", true, err))
 	}
-	if p.cfg.UpsertMode != UpsertOff && len(src.PrimaryKeys()) == 0 {
+	if p.cfg.UpsertMode != upsertOff && len(src.PrimaryKeys()) == 0 {
 		_ = src.Close()
 		return p.stopOnPermanent(&paimon.FieldError{Field: fieldUpsertMode,
 			Err: fmt.Errorf("upsert_mode %s needs a primary-key table, and %s has no primary key", p.cfg.UpsertMode, p.cfg.FullName())})
@@ -281,7 +287,7 @@ func (p *paimonInput) about(what, of string, withWarehouse bool, err error) erro
 	return fmt.Errorf("%s %s: %w", what, strings.Join(where, " "), err)
 }
 
-func (p *paimonInput) source() Source {
+func (p *paimonInput) source() source {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.src

@@ -57,7 +57,7 @@ func runStream(t *testing.T, src *fakeSource, cfgYAML string, consume func(batch
 func runStreamRaw(t *testing.T, src *fakeSource, cfgYAML string, consume func(service.MessageBatch) error) {
 	t.Helper()
 	env := service.NewEnvironment()
-	if err := Register(env, func(context.Context, Config) (Source, error) { return src, nil }); err != nil {
+	if err := register(env, func(context.Context, config) (source, error) { return src, nil }); err != nil {
 		t.Fatal(err)
 	}
 	sb := env.NewStreamBuilder()
@@ -312,7 +312,7 @@ func directInput(t *testing.T, src *fakeSource, yaml string) *paimonInput {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newInput(cfg, func(context.Context, Config) (Source, error) { return src, nil }, service.MockResources())
+	return newInput(cfg, func(context.Context, config) (source, error) { return src, nil }, service.MockResources())
 }
 
 func TestCommitNeverAheadOfAcks(t *testing.T) {
@@ -454,7 +454,7 @@ func TestConnectErrorNamesTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := newInput(cfg, func(context.Context, Config) (Source, error) {
+	in := newInput(cfg, func(context.Context, config) (source, error) {
 		return nil, errors.New("table does not exist")
 	}, service.MockResources())
 	err = in.Connect(context.Background())
@@ -471,7 +471,7 @@ func TestConnectErrorNamesTableOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := newInput(cfg, func(context.Context, Config) (Source, error) {
+	in := newInput(cfg, func(context.Context, config) (source, error) {
 		return nil, errors.New("warehouse /nowhere: open table db.missing: no schema files")
 	}, service.MockResources())
 	err = in.Connect(context.Background())

@@ -10,8 +10,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// The input's rules live in Go, in Config.Validate (and, for the streaming
-// read, in the library's paimon.StreamConfig.Validate), in one copy. Benthos
+// The input's rules live in Go, in config.Validate (and, for the streaming
+// read, in readspec.Validate on the library's paimon.StreamConfig.Validate),
+// in one copy. Benthos
 // lint rules can only be Bloblang, run in an environment without custom
 // functions, so the spec carries no lint rules of its own: Benthos' linter
 // checks field names, types and enums, and LintYAML applies Validate to the
@@ -73,7 +74,7 @@ func LintYAML(conf []byte) ([]Lint, error) {
 }
 
 // faultLine is the line of the first field of err's rule that the paimon
-// input v writes (Config.Validate's errors name them: Fields), else def.
+// input v writes (config.Validate's errors name them: Fields), else def.
 func faultLine(v *yaml.Node, err error, def int) int {
 	var named interface{ Fields() []string }
 	if !errors.As(err, &named) {

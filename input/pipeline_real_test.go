@@ -782,8 +782,8 @@ func TestProgressFraction(t *testing.T) {
 // an error naming the table and the warehouse path.
 func TestRealMissingTable(t *testing.T) {
 	wh := t.TempDir()
-	in := newInput(Config{Warehouse: wh, Database: "db", Table: "nope", Read: paimon.StreamConfig{StartMode: paimon.StartLatestFull, PollInterval: time.Second, ShardCount: 1}, BatchSize: 10, CheckpointLimit: 10, CommitPeriod: time.Second},
-		OpenTable, service.MockResources())
+	in := newInput(config{Warehouse: wh, Database: "db", Table: "nope", Read: paimon.StreamConfig{StartMode: paimon.StartLatestFull, PollInterval: time.Second, ShardCount: 1}, BatchSize: 10, CheckpointLimit: 10, CommitPeriod: time.Second},
+		openTable, service.MockResources())
 	if err := in.Connect(context.Background()); !errors.Is(err, service.ErrEndOfInput) {
 		t.Fatalf("Connect = %v, want end of input (a missing table is permanent)", err)
 	}

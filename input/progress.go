@@ -37,7 +37,7 @@ func newProgressMetrics(gauge func(name string) tableGauge) progressMetrics {
 const progressMetricsEvery = time.Second
 
 // startProgress resets the progress to a new plan of these splits.
-func (p *paimonInput) startProgress(splits []Split) {
+func (p *paimonInput) startProgress(splits []planSplit) {
 	p.planStart, p.lastProgress, p.lastMetrics = time.Now(), time.Time{}, time.Time{}
 	p.planFiles, p.planFilesDone, p.planRows = 0, 0, 0
 	p.planBytes, p.planBytesDone, p.planRowsTotal = 0, 0, 0

@@ -19,7 +19,7 @@ import (
 func TestSchemaMetadataOfAllTypes(t *testing.T) {
 	wh := filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse")
 	env := service.NewEnvironment()
-	if err := Register(env, OpenTable); err != nil {
+	if err := register(env, openTable); err != nil {
 		t.Fatal(err)
 	}
 	sb := env.NewStreamBuilder()

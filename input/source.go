@@ -9,22 +9,22 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
-// Source is the table as the input reads it: a blocking sequence of snapshot
+// source is the table as the input reads it: a blocking sequence of snapshot
 // plans, a record reader per split, and the consumer position store. It is
 // narrow so the Benthos side can be tested against a fake and the library
 // adapter stays a thin translation.
 //
 // Commit is called from the committer goroutine and may run concurrently with
 // Next and Read; Next and Read are only called from one goroutine at a time.
-type Source interface {
+type source interface {
 	// Next blocks until the next snapshot's plan or ctx is done, and returns
 	// io.EOF once the end bound has been passed. Plans come in increasing
 	// snapshot order. A failed Next may be retried and must not skip a plan.
-	Next(ctx context.Context) (*Plan, error)
+	Next(ctx context.Context) (*snapshotPlan, error)
 	// Read opens the rows of a split, as records of one schema. Rows come in
 	// the same order each time a split is read, which is what lets the input
 	// resume a split after a transient error by skipping rows already sent.
-	Read(ctx context.Context, sp Split) (array.RecordReader, error)
+	Read(ctx context.Context, sp planSplit) (array.RecordReader, error)
 	// Commit writes the consumer file with nextSnapshot. Sources without a
 	// consumer id are never asked to commit.
 	Commit(ctx context.Context, nextSnapshot int64) error
@@ -38,20 +38,20 @@ type Source interface {
 	Close() error
 }
 
-// Plan is one snapshot's work: the library's plan, whose splits the input
+// snapshotPlan is one snapshot's work: the library's plan, whose splits the input
 // reads through the narrow Split interface, with what the adapter measured
 // while planning.
-type Plan struct {
+type snapshotPlan struct {
 	*paimon.StreamPlan
 	// Splits are StreamPlan.Splits (fakes in tests provide their own).
-	Splits           []Split
+	Splits           []planSplit
 	LatestSnapshotID int64         // latest snapshot when planned, 0 if unknown; feeds the lag gauge
 	PlanLatency      time.Duration // time spent planning, excluding idle polling
 }
 
-// Split is what the input needs of one partition and bucket of a plan;
-// *paimon.Split implements it.
-type Split interface {
+// planSplit is what the input needs of one partition and bucket of a plan;
+// *paimon.planSplit implements it.
+type planSplit interface {
 	Bucket() int32
 	// PartitionKeys and Partition are the partition columns and their
 	// typed values, aligned.
@@ -67,14 +67,14 @@ type Split interface {
 	RowCount() int64
 }
 
-// toucher is a Source that can rewrite its consumer file unchanged: the
+// toucher is a source that can rewrite its consumer file unchanged: the
 // heartbeat before the first plan, when no position of this run exists
 // yet (a restart waiting for the snapshot its consumer points at).
 type toucher interface {
 	Touch(ctx context.Context) (next int64, ok bool, err error)
 }
 
-// Opener opens the source described by cfg. Its errors are what an operator
+// opener opens the source described by cfg. Its errors are what an operator
 // sees when Connect keeps failing: Connect adds the table and warehouse to an
 // error that does not already name them (the library's errors do).
-type Opener func(ctx context.Context, cfg Config) (Source, error)
+type opener func(ctx context.Context, cfg config) (source, error)

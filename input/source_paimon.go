@@ -16,14 +16,14 @@ import (
 )
 
 func init() {
-	service.MustRegisterBatchInput("paimon", Spec(), NewConstructor(OpenTable))
+	service.MustRegisterBatchInput("paimon", Spec(), newConstructor(openTable))
 }
 
-// OpenTable is the Opener over the paimon library: a filesystem catalog at
+// openTable is the opener over the paimon library: a filesystem catalog at
 // cfg.Warehouse and the streaming scan cfg.StreamConfig describes. The
 // library's errors already name the warehouse or the table; this layer only
 // names the configuration field a validation error is about.
-func OpenTable(ctx context.Context, cfg Config) (Source, error) {
+func openTable(ctx context.Context, cfg config) (source, error) {
 	opts := append([]paimon.CatalogOption{paimon.WithStorageOptions(cfg.Storage), paimon.WithAllocator(newAllocator())}, cfg.Catalog.CatalogOptions()...)
 	if cfg.warn != nil {
 		opts = append(opts, paimon.WithWarnings(cfg.warn))
@@ -85,13 +85,13 @@ func (s *tableSource) ReadCounts() (files, bytes int64) {
 	return s.stats.FilesRead.Load(), s.stats.BytesRead.Load()
 }
 
-func (s *tableSource) Next(ctx context.Context) (*Plan, error) {
+func (s *tableSource) Next(ctx context.Context) (*snapshotPlan, error) {
 	start := time.Now()
 	sp, err := s.scan.Next(ctx)
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{StreamPlan: sp, PlanLatency: time.Since(start), Splits: make([]Split, len(sp.Splits))}
+	plan := &snapshotPlan{StreamPlan: sp, PlanLatency: time.Since(start), Splits: make([]planSplit, len(sp.Splits))}
 	for i, x := range sp.Splits {
 		plan.Splits[i] = x
 	}
@@ -102,7 +102,7 @@ func (s *tableSource) Next(ctx context.Context) (*Plan, error) {
 }
 
 // Read reads a split of this source's plans: always a *paimon.Split.
-func (s *tableSource) Read(ctx context.Context, sp Split) (array.RecordReader, error) {
+func (s *tableSource) Read(ctx context.Context, sp planSplit) (array.RecordReader, error) {
 	return s.read.Read(ctx, sp.(*paimon.Split))
 }
 
@@ -121,5 +121,5 @@ func (s *tableSource) PrimaryKeys() []string { return s.tbl.Schema().PrimaryKeys
 // connections).
 func (s *tableSource) Close() error { return s.cat.Close() }
 
-// PartitionSchema implements Source.
+// PartitionSchema implements source.
 func (s *tableSource) PartitionSchema() *arrow.Schema { return s.partitions }

@@ -331,13 +331,13 @@ func Spec() *service.ConfigSpec {
 				Default("1m").
 				Advanced(),
 			service.NewStringAnnotatedEnumField(fieldUpsertMode, map[string]string{
-				string(UpsertOff):                       "Deliver every row kind.",
-				string(UpsertDropUpdateBefore):          "Drop `-U` rows, for sinks that upsert by primary key.",
-				string(UpsertDropUpdateBeforeAndDelete): "Drop `-U` and `-D` rows, for upsert sinks that never delete.",
+				string(upsertOff):                       "Deliver every row kind.",
+				string(upsertDropUpdateBefore):          "Drop `-U` rows, for sinks that upsert by primary key.",
+				string(upsertDropUpdateBeforeAndDelete): "Drop `-U` and `-D` rows, for upsert sinks that never delete.",
 			}).
 				Description("Drop changelog rows an upsert sink does not need. Needs `include_row_kind`; the table must have a primary key (checked on connect). The older underscore spellings (`drop_update_before`) are accepted too.").
-				Default(string(UpsertOff)).
-				LintRule(enumLint([]string{string(UpsertOff), string(UpsertDropUpdateBefore), string(UpsertDropUpdateBeforeAndDelete)})),
+				Default(string(upsertOff)).
+				LintRule(enumLint([]string{string(upsertOff), string(upsertDropUpdateBefore), string(upsertDropUpdateBeforeAndDelete)})),
 			service.NewObjectField(fieldThrottle,
 				service.NewDurationField(fieldThrottleInterval).Description("The window the limits apply to.").Default("1s"),
 				service.NewIntField(fieldThrottleMaxRows).Description("The most rows per window, 0 for no limit.").Default(0),

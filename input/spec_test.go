@@ -265,7 +265,7 @@ storage:
 		t.Fatal(err)
 	}
 	yes := true
-	want := Config{
+	want := config{
 		Warehouse: "s3://b/wh", Database: "sales", Table: "orders", Branch: "dev",
 		Read: paimon.StreamConfig{
 			ConsumerID: "c1", StartMode: paimon.StartFromSnapshot, StartSnapshot: 7, EndSnapshot: 20,
@@ -274,10 +274,10 @@ storage:
 			OnExpired: paimon.ExpiredEarliest, StreamingReadOverwrite: &yes,
 		},
 		BatchSize: 10, RowsPerMessage: 3, CommitPeriod: 2 * time.Second, HeartbeatInterval: 0,
-		UpsertMode:       UpsertDropUpdateBefore,
+		UpsertMode:       upsertDropUpdateBefore,
 		ThrottleInterval: 3 * time.Second, ThrottleMaxRows: 100, ThrottleMaxFiles: 4, ThrottleMaxSnapshots: 1,
 		CheckpointLimit: 50,
-		Catalog:         CatalogConfig{Type: "filesystem", Options: map[string]string{}},
+		Catalog:         catalogConfig{Type: "filesystem", Options: map[string]string{}},
 		Storage: objstore.Options{
 			Region: "eu-west-1", Endpoint: "http://minio:9000", ForcePathStyle: true,
 			Profile: "prof", AccessKeyID: "AK", SecretAccessKey: "SK", SessionToken: "TOK",
@@ -303,17 +303,17 @@ func TestParseConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	no := false
-	want := Config{
+	want := config{
 		Warehouse: "/wh", Database: "db", Table: "t", Branch: "main",
 		Read: paimon.StreamConfig{
 			StartMode: paimon.StartLatestFull, PollInterval: 5 * time.Second, ShardIndex: 0, ShardCount: 1,
 			IncludeRowKind: true, OnExpired: paimon.ExpiredFail, StreamingReadOverwrite: &no,
 		},
 		BatchSize: 1024, RowsPerMessage: 1, CommitPeriod: 5 * time.Second, HeartbeatInterval: time.Minute,
-		UpsertMode: UpsertOff, ThrottleInterval: time.Second, CheckpointLimit: 8192, AutoReplayNacks: true,
+		UpsertMode: upsertOff, ThrottleInterval: time.Second, CheckpointLimit: 8192, AutoReplayNacks: true,
 		// The spec's defaults, spelled explicitly (fileio's own defaults are
 		// the same values).
-		Catalog: CatalogConfig{Type: "filesystem", Options: map[string]string{}},
+		Catalog: catalogConfig{Type: "filesystem", Options: map[string]string{}},
 		Storage: objstore.Options{MaxRetries: 5, RequestTimeout: time.Minute},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -443,7 +443,7 @@ func TestParseStorageAzure(t *testing.T) {
 // options to paimon.WithREST; its rules are checked at lint, naming the field.
 func TestParseConfigRESTCatalog(t *testing.T) {
 	env := service.NewEnvironment()
-	parse := func(yaml string) (Config, error) {
+	parse := func(yaml string) (config, error) {
 		pc, err := Spec().ParseYAML(yaml, env)
 		if err != nil {
 			t.Fatal(err)
@@ -462,7 +462,7 @@ catalog:
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := CatalogConfig{Type: "rest", URI: "http://h:1", Token: "tk", Options: map[string]string{"header.X-A": "b"}}
+	want := catalogConfig{Type: "rest", URI: "http://h:1", Token: "tk", Options: map[string]string{"header.X-A": "b"}}
 	if !reflect.DeepEqual(c.Catalog, want) || !c.Catalog.REST() || len(c.Catalog.CatalogOptions()) != 1 {
 		t.Fatalf("catalog %+v", c.Catalog)
 	}
@@ -487,7 +487,7 @@ catalog:
 // either spelling of an enum value gives the same mode.
 func TestConfigAliases(t *testing.T) {
 	env := lintEnv(t)
-	parse := func(y string) Config {
+	parse := func(y string) config {
 		t.Helper()
 		pc, err := Spec().ParseYAML("warehouse: /wh\ntable: db.t\n"+y, env)
 		if err != nil {
@@ -529,7 +529,7 @@ func TestConfigAliases(t *testing.T) {
 			t.Errorf("%q and %q differ: %v/%v/%v vs %v/%v/%v", pair[0], pair[1], a.Read.StartMode, a.Read.OnExpired, a.UpsertMode, b.Read.StartMode, b.Read.OnExpired, b.UpsertMode)
 		}
 	}
-	if c := parse("upsert_mode: drop_update_before\n"); c.UpsertMode != UpsertDropUpdateBefore {
+	if c := parse("upsert_mode: drop_update_before\n"); c.UpsertMode != upsertDropUpdateBefore {
 		t.Errorf("upsert_mode: %q", c.UpsertMode)
 	}
 	if c := parse("batching: {count: 7, byte_size: 100}\n"); c.Batching.Count != 7 || c.Batching.ByteSize != 100 {

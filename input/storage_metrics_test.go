@@ -22,7 +22,7 @@ func TestStorageRequestMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	called := make(chan struct{}, 16)
-	open := func(_ context.Context, cfg Config) (Source, error) {
+	open := func(_ context.Context, cfg config) (source, error) {
 		if cfg.Storage.Metrics == nil {
 			return nil, errors.New("no storage metrics hook in the config handed to the opener")
 		}
@@ -31,7 +31,7 @@ func TestStorageRequestMetrics(t *testing.T) {
 		called <- struct{}{}
 		return nil, errors.New("stop here")
 	}
-	if err := Register(env, open); err != nil {
+	if err := register(env, open); err != nil {
 		t.Fatal(err)
 	}
 	sb := env.NewStreamBuilder()

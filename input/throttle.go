@@ -15,7 +15,7 @@ type throttle struct {
 	rows, files, sns          int
 }
 
-func newThrottle(cfg Config) *throttle {
+func newThrottle(cfg config) *throttle {
 	return &throttle{interval: cfg.ThrottleInterval, maxRows: cfg.ThrottleMaxRows, maxFiles: cfg.ThrottleMaxFiles, maxSns: cfg.ThrottleMaxSnapshots}
 }
 

@@ -11,7 +11,7 @@ import (
 // take wait for the following window; a cancelled context ends the wait.
 func TestThrottleWindows(t *testing.T) {
 	const win = 150 * time.Millisecond
-	th := newThrottle(Config{ThrottleInterval: win, ThrottleMaxFiles: 3, ThrottleMaxSnapshots: 1, ThrottleMaxRows: 10})
+	th := newThrottle(config{ThrottleInterval: win, ThrottleMaxFiles: 3, ThrottleMaxSnapshots: 1, ThrottleMaxRows: 10})
 	ctx := context.Background()
 
 	start := time.Now()
@@ -33,7 +33,7 @@ func TestThrottleWindows(t *testing.T) {
 
 	// A single request larger than the limit passes at a window's start
 	// instead of blocking forever.
-	th2 := newThrottle(Config{ThrottleInterval: time.Hour, ThrottleMaxFiles: 2})
+	th2 := newThrottle(config{ThrottleInterval: time.Hour, ThrottleMaxFiles: 2})
 	done := make(chan error, 1)
 	go func() { done <- th2.takeFiles(ctx, 5) }()
 	select {
@@ -47,7 +47,7 @@ func TestThrottleWindows(t *testing.T) {
 
 	// Rows are charged after the fact: once spent, waitRows blocks until
 	// the window rolls, or until the context is cancelled.
-	th3 := newThrottle(Config{ThrottleInterval: time.Hour, ThrottleMaxRows: 10})
+	th3 := newThrottle(config{ThrottleInterval: time.Hour, ThrottleMaxRows: 10})
 	if err := th3.waitRows(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestThrottleWindows(t *testing.T) {
 	}
 
 	// No limits: nothing ever waits.
-	free := newThrottle(Config{})
+	free := newThrottle(config{})
 	for i := 0; i < 1000; i++ {
 		if err := free.takeFiles(ctx, 100); err != nil {
 			t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 )
 
 // lintCommand replaces Benthos' lint with one that also applies the paimon
-// input's validation (input.LintYAML, i.e. input.Config.Validate) to the
+// input's validation (input.LintYAML) to the
 // files, then runs Benthos' own lint on the same arguments. Benthos lint
 // rules can only be Bloblang, so this is where the Go rules reach lint
 // without a second, Bloblang copy of them.
