@@ -9,6 +9,10 @@
 #
 #   PAIMON_BENCH_DIR=/path/to/cache resources/bench/binary_rounds.sh [ROUNDS]   # default 5
 #
+# With BASE_REV=<git revision> the binary of that revision is built too (in a temporary git
+# worktree) and run in the same rounds, interleaved with the working tree's, as variants named
+# "base": a before/after comparison in one run. TABLES (default "wide wide4") picks the tables.
+#
 # Raw lines go to $PAIMON_BENCH_DIR/results/rounds.txt. GO_BUILD overrides `go build`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,9 +31,18 @@ cd "$repo"
 "$py" "$here/make_tables.py" --only wide4
 bin="$out/connect-paimon"
 ${GO_BUILD:-go build} -o "$bin" ./cmd/connect-paimon
+bins=(cur)
+if [ -n "${BASE_REV:-}" ]; then
+  base_tree=$(mktemp -d)
+  git worktree add -q --detach "$base_tree" "$BASE_REV"
+  (cd "$base_tree" && ${GO_BUILD:-go build} -o "$out/connect-paimon-base" ./cmd/connect-paimon)
+  git worktree remove --force "$base_tree"
+  bins=(base cur)
+fi
+binfor() { if [ "$1" = base ]; then echo "$out/connect-paimon-base"; else echo "$bin"; fi; }
 
 variants=()
-for table in wide wide4; do
+for table in ${TABLES:-wide wide4}; do
   for per in 1 512; do
     v="rounds-$table-$per"
     {
@@ -54,10 +67,12 @@ started="$(date -u '+%Y-%m-%d %H:%M') UTC, load $(cut -d' ' -f1-3 /proc/loadavg)
 : > "$out/rounds.txt"
 for r in $(seq "$rounds"); do
   for v in "${variants[@]}"; do
-    s0=$(steal)
-    line=$(/usr/bin/time -f "wall_s=%e user_s=%U sys_s=%S maxrss_kb=%M" "$bin" run "$out/$v.yaml" 2>&1 | tail -1)
-    s1=$(steal)
-    echo "$v $line steal_jiffies=$((s1 - s0))" | tee -a "$out/rounds.txt"
+    for b in "${bins[@]}"; do
+      s0=$(steal)
+      line=$(/usr/bin/time -f "wall_s=%e user_s=%U sys_s=%S maxrss_kb=%M" "$(binfor "$b")" run "$out/$v.yaml" 2>&1 | tail -1)
+      s1=$(steal)
+      echo "$v-$b $line steal_jiffies=$((s1 - s0))" | tee -a "$out/rounds.txt"
+    done
   done
 done
 
@@ -79,8 +94,8 @@ print("|---|---:|---:|---:|---|")
 for name, xs in runs.items():
     cpu = [x[0] for x in xs]
     rps = [x[1] for x in xs]
-    _, table, per = name.split("-")
-    label = "bench.%s, %s" % (table, "one row per message" if per == "1" else "rows_per_message: " + per)
+    _, table, per, which = name.split("-")
+    label = "%s: bench.%s, %s" % (which, table, "one row per message" if per == "1" else "rows_per_message: " + per)
     print("| %s | %.2f (%.2f–%.2f) | %.2f M (%.2f M) | %.0f MiB | %s |" % (
         label, statistics.median(cpu), min(cpu), max(cpu),
         statistics.median(rps) / 1e6, max(rps) / 1e6, max(x[2] for x in xs),
