@@ -17,7 +17,7 @@ import (
 )
 
 // The aggregate functions of Java 1.3.1 beyond the scalar ones of
-// engine.go: product, collect, merge_map, nested_update, rbm32 and rbm64 (rbm64.go). Their
+// engine.go: product, collect, merge_map, nested_update, rbm32 and rbm64 (package roaring64). Their
 // accumulators reference elements of the input arrays (valid while the
 // merge group's batches are pinned) and are materialised once, at emit.
 

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/roaring64"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -220,7 +221,7 @@ func newFieldAgg(fn string, f types.DataField, c *schema.MergeOptions) (fieldAgg
 	case "rbm32":
 		g = &rbmAgg{fn: fn, name: name, merge: mergeRbm32}
 	case "rbm64":
-		g = &rbmAgg{fn: fn, name: name, merge: mergeRbm64}
+		g = &rbmAgg{fn: fn, name: name, merge: roaring64.Merge}
 	default:
 		return nil, fmt.Errorf("aggregate function %q on column %q: %w", fn, name, types.ErrUnsupported)
 	}
