@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree/compare"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/roaring64"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
@@ -191,7 +192,7 @@ func newFieldAgg(fn string, f types.DataField, c *schema.MergeOptions) (fieldAgg
 	case "primary-key", "last_value", "last_non_null_value", "first_value", "first_non_null_value":
 		g = &refAgg{fn: fn, name: name}
 	case "min", "max":
-		c, err := comparator(t)
+		c, err := compare.For(t)
 		if err != nil {
 			return nil, fmt.Errorf("aggregate %s on column %q: %w", fn, name, err)
 		}
@@ -250,7 +251,7 @@ func (ignoreRetractAgg) retract(arrow.Array, int) error { return nil }
 // last_non_null_value, first_value, first_non_null_value, min, max.
 type refAgg struct {
 	fn, name string
-	cmp      cmpFunc
+	cmp      compare.Func
 	arr      arrow.Array // nil: NULL accumulator
 	idx      int
 	init     bool // first_value / first_non_null_value have taken a value

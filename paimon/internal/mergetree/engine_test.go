@@ -254,37 +254,6 @@ func TestAggregators(t *testing.T) {
 	}
 }
 
-func TestCompareOrder(t *testing.T) {
-	mem := memory.NewGoAllocator()
-	// Strings as unsigned bytes: "é" (0xC3 0xA9) sorts after "z".
-	sb := array.NewStringBuilder(mem)
-	sb.AppendValues([]string{"z", "é", ""}, nil)
-	sb.AppendNull()
-	s := sb.NewArray()
-	defer s.Release()
-	c, _ := comparator(strT)
-	if c(s, 0, s, 1) >= 0 || c(s, 2, s, 0) >= 0 || c(s, 3, s, 2) >= 0 {
-		t.Error("string order: want NULL < \"\" < \"z\" < \"é\"")
-	}
-	// Double.compare: -0.0 < 0.0, NaN largest and equal to itself.
-	if javaFloatCompare(negZero(), 0) >= 0 || javaFloatCompare(nan(), inf()) <= 0 || javaFloatCompare(nan(), nan()) != 0 {
-		t.Error("float order differs from Double.compare")
-	}
-	for _, v := range []struct {
-		a, b any
-		want int
-	}{
-		{types.TimestampValue{Millis: 5, NanoOfMilli: 1}, types.TimestampValue{Millis: 5}, 1},
-		{types.DecimalValue{Unscaled: decimalNum(-1), Scale: 2}, types.DecimalValue{Unscaled: decimalNum(0), Scale: 2}, -1},
-		{[]byte{0xff}, []byte{0x01, 0x02}, 1},
-		{nil, int32(1), -1},
-	} {
-		if got, ok := compareValues(v.a, v.b); !ok || got != v.want {
-			t.Errorf("compareValues(%v, %v) = %d %v, want %d", v.a, v.b, got, ok, v.want)
-		}
-	}
-}
-
 // TestHashOrder pins the java.util.HashMap iteration order the distinct
 // collect and merge_map results follow: by bucket of the final table
 // (16, doubled past 3/4 full or when a bucket of a table under 64 reaches 9

@@ -18,6 +18,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/binrow"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/datafile"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree/compare"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
@@ -53,9 +54,9 @@ type layout struct {
 	need    []types.DataField // read-schema columns read from files
 	outSrc  []int             // per output field: need index, or -1-partIdx
 	keyIdx  []int             // need indices of the trimmed primary key
-	keyCmp  []cmpFunc
+	keyCmp  []compare.Func
 	seqIdx  []int // need indices of sequence.field
-	seqCmp  []cmpFunc
+	seqCmp  []compare.Func
 	out     *arrow.Schema
 	outCols []int // need indices of the non-partition output fields
 }
@@ -83,7 +84,7 @@ func newLayout(o *Options, c *schema.MergeOptions) (*layout, error) {
 		l.outCols = append(l.outCols, j)
 	}
 	for _, f := range s.TrimmedPrimaryKeyFields() {
-		c, err := comparator(f.Type)
+		c, err := compare.For(f.Type)
 		if err != nil {
 			return nil, fmt.Errorf("primary key %q: %w", f.Name, err)
 		}
@@ -96,7 +97,7 @@ func newLayout(o *Options, c *schema.MergeOptions) (*layout, error) {
 				continue // constant within a split
 			}
 			f, _ := s.Field(name)
-			cf, err := comparator(f.Type)
+			cf, err := compare.For(f.Type)
 			if err != nil {
 				return nil, fmt.Errorf("sequence.field %q: %w", name, err)
 			}
@@ -472,7 +473,7 @@ func orderByKey(files []*split.DataFile, keyTypes []types.DataType) ([]*split.Da
 	}
 	cmpKeys := func(a, b []any) (int, bool) {
 		for i := range a {
-			c, ok := compareValues(a[i], b[i])
+			c, ok := compare.Values(a[i], b[i])
 			if !ok {
 				return 0, false
 			}

@@ -3,6 +3,7 @@ package mergetree
 import (
 	"fmt"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree/compare"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -46,7 +47,7 @@ type partialUpdate struct {
 // puGroup is a sequence group resolved to need columns.
 type puGroup struct {
 	seq    []int
-	cmp    []cmpFunc
+	cmp    []compare.Func
 	remove bool // a -D not older than the group removes the row
 }
 
@@ -75,7 +76,7 @@ func newPartialUpdate(c *schema.MergeOptions, need []types.DataField) (*partialU
 				// newLayout reads every sequence field.
 				return nil, fmt.Errorf("sequence group field %q is not read", name)
 			}
-			cf, err := comparator(need[j].Type)
+			cf, err := compare.For(need[j].Type)
 			if err != nil {
 				return nil, fmt.Errorf("sequence group field %q: %w", name, err)
 			}
@@ -237,7 +238,7 @@ func (p *partialUpdate) classify(r rowRef) {
 }
 
 // compareToRow compares column j of r with the row's value (NULL first).
-func (p *partialUpdate) compareToRow(cmp cmpFunc, j int, r rowRef) int {
+func (p *partialUpdate) compareToRow(cmp compare.Func, j int, r rowRef) int {
 	acc := p.acc[j]
 	if acc.b == nil {
 		if r.b.cols[j].IsNull(r.i) {

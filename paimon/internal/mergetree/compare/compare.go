@@ -1,4 +1,7 @@
-package mergetree
+// Package compare orders the values of Paimon scalar types the way Java's
+// generated RecordComparator does: the order of primary keys, sequence
+// fields and the min/max aggregates of the merge tree.
+package compare
 
 import (
 	"bytes"
@@ -12,20 +15,20 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
-// cmpFunc compares value i of a with value j of b, two arrays of the same
+// Func compares value i of a with value j of b, two arrays of the same
 // Arrow type. NULL sorts first: primary keys are never NULL, and Java's
 // generated sequence-field comparator uses nullIsLast=false
 // (UserDefinedSeqComparator, CodeGeneratorImpl).
-type cmpFunc func(a arrow.Array, i int, b arrow.Array, j int) int
+type Func func(a arrow.Array, i int, b arrow.Array, j int) int
 
-// comparator returns the natural-order comparator of a Paimon scalar type
+// For returns the natural-order comparator of a Paimon scalar type
 // as Java's RecordComparator orders it: integers and dates numerically,
 // floating point with Float.compare/Double.compare (-0.0 < 0.0, NaN
 // largest), strings and binaries as unsigned bytes (BinaryString.compareTo),
 // decimals numerically, timestamps by (millis, nanos of milli) — which is
 // the order of the single-unit Arrow value.
-func comparator(t types.DataType) (cmpFunc, error) {
-	var f cmpFunc
+func For(t types.DataType) (Func, error) {
+	var f Func
 	switch t.Root {
 	case types.Boolean:
 		f = func(a arrow.Array, i int, b arrow.Array, j int) int {
@@ -127,11 +130,11 @@ func javaBits(x float64) int64 {
 	return int64(math.Float64bits(x))
 }
 
-// compareValues orders two decoded Go values of one scalar Paimon type
+// Values orders two decoded Go values of one scalar Paimon type
 // (the value types of binrow.Decode), with NULL first. It is used for
 // file min/max keys from manifests. ok is false for values it cannot
 // order.
-func compareValues(x, y any) (c int, ok bool) {
+func Values(x, y any) (c int, ok bool) {
 	switch {
 	case x == nil && y == nil:
 		return 0, true
