@@ -18,6 +18,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/binrow"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/datafile"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree/agg"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree/compare"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
@@ -215,7 +216,7 @@ func NewMergeReader(ctx context.Context, fio fileio.FileIO, sp *split.Split, opt
 			if pks[f.Name] {
 				fn = "primary-key"
 			}
-			g, err := newFieldAgg(fn, f, cfg)
+			g, err := agg.New(fn, f, cfg)
 			if err != nil {
 				r.Release()
 				return nil, err
@@ -673,7 +674,7 @@ func (r *Reader) emitAsIs(ref rowRef) (RowKind, bool) {
 		return 0, false
 	}
 	for j, w := range r.writers {
-		w.appendRef(ref.b.cols[r.l.outCols[j]], ref.i)
+		w.AppendRef(ref.b.cols[r.l.outCols[j]], ref.i)
 	}
 	return k, true
 }
