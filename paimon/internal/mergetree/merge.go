@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -20,6 +19,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree/agg"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree/compare"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/recordreader"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
@@ -147,9 +147,10 @@ type run struct {
 func (r *run) ref() rowRef { return rowRef{r.cur, r.row} }
 
 // Reader returns the merged (or raw) rows of one split as Arrow record
-// batches. It implements array.RecordReader.
+// batches. It implements array.RecordReader; its schema is the row kind
+// column if requested, then Options.Fields.
 type Reader struct {
-	refs   atomic.Int64
+	recordreader.Base
 	ctx    context.Context
 	files  datafile.Options // how every file of the split is opened
 	opts   Options
@@ -173,9 +174,6 @@ type Reader struct {
 	raw     bool
 	fileIdx int
 	rawSrc  *fileSource
-
-	rec arrow.RecordBatch
-	err error
 }
 
 // NewMergeReader returns a reader of the merged view of one split (files
@@ -280,19 +278,13 @@ func newReader(ctx context.Context, fio fileio.FileIO, sp *split.Split, opts Opt
 		PartitionValues: sp.PartitionValues,
 		BatchSize:       r.batchN, Alloc: r.mem, Scratch: opts.Scratch,
 	}
-	r.refs.Store(1)
+	r.Init(l.out, r.free)
 	return r, nil
 }
 
-// Retain increases the reference count.
-func (r *Reader) Retain() { r.refs.Add(1) }
-
-// Release decreases the reference count and frees everything at zero.
-func (r *Reader) Release() {
-	if r.refs.Add(-1) != 0 {
-		return
-	}
-	r.releaseRec()
+// free closes the runs and files and releases the batches and builders
+// when the last reference goes.
+func (r *Reader) free() {
 	for _, ru := range r.heap {
 		ru.close()
 	}
@@ -312,26 +304,6 @@ func (r *Reader) Release() {
 	}
 }
 
-// Schema is the output schema: the row kind column if requested, then
-// Options.Fields.
-func (r *Reader) Schema() *arrow.Schema { return r.l.out }
-
-// RecordBatch is the current batch, valid until the next call to Next.
-func (r *Reader) RecordBatch() arrow.RecordBatch { return r.rec }
-
-// Record is the deprecated alias of RecordBatch.
-func (r *Reader) Record() arrow.RecordBatch { return r.rec }
-
-// Err is the error that stopped Next, nil at a clean end.
-func (r *Reader) Err() error { return r.err }
-
-func (r *Reader) releaseRec() {
-	if r.rec != nil {
-		r.rec.Release()
-		r.rec = nil
-	}
-}
-
 func (r *Reader) releasePinned() {
 	for _, b := range r.pinned {
 		b.release()
@@ -341,25 +313,25 @@ func (r *Reader) releasePinned() {
 
 // Next advances to the next non-empty batch.
 func (r *Reader) Next() bool {
-	r.releaseRec()
-	if r.err != nil {
+	if !r.Begin() {
 		return false
 	}
 	if err := r.ctx.Err(); err != nil {
-		r.err = err
-		return false
+		return r.Fail(err)
 	}
-	var err error
+	var (
+		rec arrow.RecordBatch
+		err error
+	)
 	if r.raw {
-		r.rec, err = r.nextRaw()
+		rec, err = r.nextRaw()
 	} else {
-		r.rec, err = r.nextMerged()
+		rec, err = r.nextMerged()
 	}
 	if err != nil {
-		r.err = err
-		return false
+		return r.Fail(err)
 	}
-	return r.rec != nil
+	return r.Set(rec)
 }
 
 func (r *Reader) openRunFile(f *split.DataFile) (*fileSource, error) {
