@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -197,7 +198,7 @@ func (g *productAgg) Add(a arrow.Array, i int) error {
 	case *big.Int:
 		// Unscaled a·b has twice the scale.
 		p := new(big.Int).Mul(x, v.(*big.Int))
-		g.acc = g.decimal(new(big.Rat).SetFrac(p, pow10(2*g.t.Scale)))
+		g.acc = g.decimal(new(big.Rat).SetFrac(p, arith.Pow10(2*g.t.Scale)))
 	}
 	return nil
 }
@@ -241,7 +242,7 @@ func (g *productAgg) Retract(a arrow.Array, i int) error {
 // decimal turns an exact value into the column's unscaled DECIMAL, rounded
 // HALF_UP, or nil (NULL) when it needs more than the precision.
 func (g *productAgg) decimal(v *big.Rat) any {
-	s := new(big.Rat).Mul(v, new(big.Rat).SetInt(pow10(g.t.Scale)))
+	s := new(big.Rat).Mul(v, new(big.Rat).SetInt(arith.Pow10(g.t.Scale)))
 	num, den := new(big.Int).Abs(s.Num()), s.Denom()
 	q, r := new(big.Int).QuoRem(num, den, new(big.Int))
 	if new(big.Int).Mul(r, big.NewInt(2)).Cmp(den) >= 0 {
@@ -255,8 +256,6 @@ func (g *productAgg) decimal(v *big.Rat) any {
 	}
 	return q
 }
-
-func pow10(n int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil) }
 
 // terminating reports whether q has a finite decimal expansion.
 func terminating(q *big.Rat) bool {

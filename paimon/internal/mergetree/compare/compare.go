@@ -7,11 +7,11 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -59,11 +59,11 @@ func For(t types.DataType) (Func, error) {
 		}
 	case types.Float:
 		f = func(a arrow.Array, i int, b arrow.Array, j int) int {
-			return javaFloatCompare(float64(a.(*array.Float32).Value(i)), float64(b.(*array.Float32).Value(j)))
+			return arith.CompareDouble(float64(a.(*array.Float32).Value(i)), float64(b.(*array.Float32).Value(j)))
 		}
 	case types.Double:
 		f = func(a arrow.Array, i int, b arrow.Array, j int) int {
-			return javaFloatCompare(a.(*array.Float64).Value(i), b.(*array.Float64).Value(j))
+			return arith.CompareDouble(a.(*array.Float64).Value(i), b.(*array.Float64).Value(j))
 		}
 	case types.Decimal:
 		f = func(a arrow.Array, i int, b arrow.Array, j int) int {
@@ -107,29 +107,6 @@ func For(t types.DataType) (Func, error) {
 	}, nil
 }
 
-// javaFloatCompare is Double.compare: -0.0 < 0.0 and NaN above +Inf, equal
-// to itself.
-func javaFloatCompare(x, y float64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	xb, yb := javaBits(x), javaBits(y)
-	return cmp.Compare(xb, yb)
-}
-
-// javaBits is Double.doubleToLongBits: NaNs collapse to one canonical bit
-// pattern, so the signed comparison of bits orders -0.0 before 0.0 and NaN
-// after everything.
-func javaBits(x float64) int64 {
-	if math.IsNaN(x) {
-		return 0x7ff8000000000000
-	}
-	return int64(math.Float64bits(x))
-}
-
 // Values orders two decoded Go values of one scalar Paimon type
 // (the value types of binrow.Decode), with NULL first. It is used for
 // file min/max keys from manifests. ok is false for values it cannot
@@ -170,10 +147,10 @@ func Values(x, y any) (c int, ok bool) {
 		return cmp.Compare(a, b), ok
 	case float32:
 		b, ok := y.(float32)
-		return javaFloatCompare(float64(a), float64(b)), ok
+		return arith.CompareDouble(float64(a), float64(b)), ok
 	case float64:
 		b, ok := y.(float64)
-		return javaFloatCompare(a, b), ok
+		return arith.CompareDouble(a, b), ok
 	case string:
 		b, ok := y.(string)
 		return cmp.Compare(a, b), ok
