@@ -28,23 +28,14 @@ func (g *listAgg) SetAcc(a arrow.Array, i int) {
 	}
 }
 
-func (g *listAgg) Add(a arrow.Array, i int) error {
-	if a.IsNull(i) {
-		return nil
-	}
-	s := a.(*array.String).Value(i)
-	if g.acc == nil {
-		v := strings.Clone(s)
-		g.acc = &v
-		return nil
-	}
-	v := *g.acc + g.delim + s
-	g.acc = &v
-	return nil
-}
+func (g *listAgg) Add(a arrow.Array, i int) error { return g.join(a, i, false) }
 
 // AddReversed is agg(input, acc): input + delimiter + acc.
-func (g *listAgg) AddReversed(a arrow.Array, i int) error {
+func (g *listAgg) AddReversed(a arrow.Array, i int) error { return g.join(a, i, true) }
+
+// join appends value i of a to the accumulator after the delimiter, or
+// puts it in front when reversed; a NULL side yields the other one.
+func (g *listAgg) join(a arrow.Array, i int, reversed bool) error {
 	if a.IsNull(i) {
 		return nil
 	}
@@ -54,7 +45,12 @@ func (g *listAgg) AddReversed(a arrow.Array, i int) error {
 		g.acc = &v
 		return nil
 	}
-	v := s + g.delim + *g.acc
+	var v string
+	if reversed {
+		v = s + g.delim + *g.acc
+	} else {
+		v = *g.acc + g.delim + s
+	}
 	g.acc = &v
 	return nil
 }
