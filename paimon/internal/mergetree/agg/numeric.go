@@ -105,20 +105,30 @@ func negate(v any, wrap func(int64) int64) any {
 	return nil
 }
 
-func (g *sumAgg) Add(a arrow.Array, i int) error {
+// take reads value i of a for Add; fold is false when Add is done with
+// it: a NULL input is ignored, and the first value becomes the
+// accumulator as it is.
+func (g *sumAgg) take(a arrow.Array, i int) (v any, fold bool, err error) {
 	if a.IsNull(i) {
-		return nil
+		return nil, false, nil
 	}
-	v, err := g.value(a, i)
+	v, err = g.value(a, i)
 	if err != nil {
-		return err
+		return nil, false, err
 	}
 	if g.acc == nil {
 		g.acc = v
-		return nil
+		return nil, false, nil
 	}
-	g.acc = g.combine(g.acc, v, false)
-	return nil
+	return v, true, nil
+}
+
+func (g *sumAgg) Add(a arrow.Array, i int) error {
+	v, fold, err := g.take(a, i)
+	if fold {
+		g.acc = g.combine(g.acc, v, false)
+	}
+	return err
 }
 
 // AddReversed: addition commutes (a decimal overflow is NULL either way).
@@ -167,8 +177,7 @@ func (g *sumAgg) Emit(w Writer) error {
 }
 
 func decimalOverflows(u *big.Int, precision int) bool {
-	lim := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(precision)), nil)
-	return new(big.Int).Abs(u).Cmp(lim) >= 0
+	return new(big.Int).Abs(u).Cmp(arith.Pow10(precision)) >= 0
 }
 
 // productAgg is FieldProductAgg: integer products wrap at the column's
@@ -177,16 +186,9 @@ func decimalOverflows(u *big.Int, precision int) bool {
 type productAgg struct{ sumAgg }
 
 func (g *productAgg) Add(a arrow.Array, i int) error {
-	if a.IsNull(i) {
-		return nil
-	}
-	v, err := g.value(a, i)
-	if err != nil {
+	v, fold, err := g.take(a, i)
+	if !fold {
 		return err
-	}
-	if g.acc == nil {
-		g.acc = v
-		return nil
 	}
 	switch x := g.acc.(type) {
 	case int64:
