@@ -170,10 +170,9 @@ type Reader struct {
 	pinned  []*batch
 	started bool
 
-	// raw state
-	raw     bool
-	fileIdx int
-	rawSrc  *fileSource
+	// raw state: every file of the split, in split order, as one run
+	raw    bool
+	rawRun *run
 }
 
 // NewMergeReader returns a reader of the merged view of one split (files
@@ -251,6 +250,10 @@ func NewRawReader(ctx context.Context, fio fileio.FileIO, sp *split.Split, opts 
 		return nil, err
 	}
 	r.raw = true
+	r.rawRun = &run{files: make([]*split.DataFile, len(sp.Files))}
+	for i := range sp.Files {
+		r.rawRun.files[i] = &sp.Files[i]
+	}
 	return r, nil
 }
 
@@ -298,9 +301,9 @@ func (r *Reader) free() {
 		r.kinds.Release()
 		r.kinds = nil
 	}
-	if r.rawSrc != nil {
-		r.rawSrc.close()
-		r.rawSrc = nil
+	if r.rawRun != nil {
+		r.rawRun.close()
+		r.rawRun = nil
 	}
 }
 
@@ -351,16 +354,27 @@ func (r *Reader) advance(ru *run) (bool, error) {
 		r.pinned = append(r.pinned, ru.cur)
 		ru.cur = nil
 	}
+	b, err := r.nextBatch(ru)
+	if err != nil || b == nil {
+		return false, err
+	}
+	ru.cur, ru.row = b, 0
+	return true, nil
+}
+
+// nextBatch returns the run's next non-empty batch, opening its files in
+// turn, or nil after its last file.
+func (r *Reader) nextBatch(ru *run) (*batch, error) {
 	for {
 		if ru.src == nil {
 			if ru.next >= len(ru.files) {
-				return false, nil
+				return nil, nil
 			}
 			f := ru.files[ru.next]
 			ru.next++
 			src, err := r.openRunFile(f)
 			if err != nil {
-				return false, err
+				return nil, err
 			}
 			ru.src = src
 		}
@@ -371,14 +385,13 @@ func (r *Reader) advance(ru *run) (bool, error) {
 			continue
 		}
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		if b.n == 0 {
 			b.release()
 			continue
 		}
-		ru.cur, ru.row = b, 0
-		return true, nil
+		return b, nil
 	}
 }
 
@@ -721,36 +734,13 @@ func (r *Reader) flush() (arrow.RecordBatch, error) {
 }
 
 func (r *Reader) nextRaw() (arrow.RecordBatch, error) {
-	for {
-		if r.rawSrc == nil {
-			if r.fileIdx >= len(r.sp.Files) {
-				return nil, nil
-			}
-			f := &r.sp.Files[r.fileIdx]
-			r.fileIdx++
-			src, err := r.openRunFile(f)
-			if err != nil {
-				return nil, err
-			}
-			r.rawSrc = src
-		}
-		b, err := r.rawSrc.next(r.ctx)
-		if errors.Is(err, io.EOF) {
-			r.rawSrc.close()
-			r.rawSrc = nil
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if b.n == 0 {
-			b.release()
-			continue
-		}
-		rec, err := r.rawBatch(b)
-		b.release()
-		return rec, err
+	b, err := r.nextBatch(r.rawRun)
+	if err != nil || b == nil {
+		return nil, err
 	}
+	rec, err := r.rawBatch(b)
+	b.release()
+	return rec, err
 }
 
 func (r *Reader) rawBatch(b *batch) (arrow.RecordBatch, error) {
