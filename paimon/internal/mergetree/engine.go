@@ -14,6 +14,15 @@ type rowRef struct {
 
 func (r rowRef) kind() RowKind { return r.b.rowKind(r.i) }
 
+// emit appends the record as it is: one writer per output column, reading
+// need column cols[j]. It returns the record's kind.
+func (r rowRef) emit(out []*colWriter, cols []int) RowKind {
+	for j, w := range out {
+		w.AppendRef(r.b.cols[cols[j]], r.i)
+	}
+	return r.kind()
+}
+
 // mergeFunc folds the records of one key, oldest first, like Java's
 // MergeFunction (reset, add..., getResult).
 type mergeFunc interface {
@@ -48,10 +57,7 @@ func (d *dedupe) emit(out []*colWriter, cols []int) (RowKind, bool, error) {
 	if !d.has || d.last.kind().IsRetract() {
 		return 0, false, nil
 	}
-	for j, w := range out {
-		w.AppendRef(d.last.b.cols[cols[j]], d.last.i)
-	}
-	return d.last.kind(), true, nil
+	return d.last.emit(out, cols), true, nil
 }
 
 // firstRow is FirstRowMergeFunction: the first (oldest) record wins.
@@ -83,10 +89,7 @@ func (f *firstRow) emit(out []*colWriter, cols []int) (RowKind, bool, error) {
 	if !f.has {
 		return 0, false, nil
 	}
-	for j, w := range out {
-		w.AppendRef(f.first.b.cols[cols[j]], f.first.i)
-	}
-	return f.first.kind(), true, nil
+	return f.first.emit(out, cols), true, nil
 }
 
 // aggregate is AggregateMergeFunction: one field aggregator per column,

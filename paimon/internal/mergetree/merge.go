@@ -654,14 +654,10 @@ func (r *Reader) mergeOneKey(mh *mergeHeap) error {
 
 // emitAsIs appends a key's only record unmerged, unless it is a retract.
 func (r *Reader) emitAsIs(ref rowRef) (RowKind, bool) {
-	k := ref.kind()
-	if k.IsRetract() {
+	if ref.kind().IsRetract() {
 		return 0, false
 	}
-	for j, w := range r.writers {
-		w.AppendRef(ref.b.cols[r.l.outCols[j]], ref.i)
-	}
-	return k, true
+	return ref.emit(r.writers, r.l.outCols), true
 }
 
 // mergeGroup folds the records of r.group with the merge engine.
