@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree/agg"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // rowRef points at one record of a batch.
@@ -12,11 +13,11 @@ type rowRef struct {
 	i int
 }
 
-func (r rowRef) kind() RowKind { return r.b.rowKind(r.i) }
+func (r rowRef) kind() types.RowKind { return r.b.rowKind(r.i) }
 
 // emit appends the record as it is: one writer per output column, reading
 // need column cols[j]. It returns the record's kind.
-func (r rowRef) emit(out []*colWriter, cols []int) RowKind {
+func (r rowRef) emit(out []*colWriter, cols []int) types.RowKind {
 	for j, w := range out {
 		w.AppendRef(r.b.cols[cols[j]], r.i)
 	}
@@ -31,7 +32,7 @@ type mergeFunc interface {
 	// emit appends the merged row to out (one writer per output column,
 	// reading need column cols[j]) and returns its kind. ok is false when
 	// the key has no row to return.
-	emit(out []*colWriter, cols []int) (kind RowKind, ok bool, err error)
+	emit(out []*colWriter, cols []int) (kind types.RowKind, ok bool, err error)
 }
 
 // dedupe is DeduplicateMergeFunction: the last record wins; a retract
@@ -53,7 +54,7 @@ func (d *dedupe) add(r rowRef) error {
 	return nil
 }
 
-func (d *dedupe) emit(out []*colWriter, cols []int) (RowKind, bool, error) {
+func (d *dedupe) emit(out []*colWriter, cols []int) (types.RowKind, bool, error) {
 	if !d.has || d.last.kind().IsRetract() {
 		return 0, false, nil
 	}
@@ -85,7 +86,7 @@ func (f *firstRow) add(r rowRef) error {
 	return nil
 }
 
-func (f *firstRow) emit(out []*colWriter, cols []int) (RowKind, bool, error) {
+func (f *firstRow) emit(out []*colWriter, cols []int) (types.RowKind, bool, error) {
 	if !f.has {
 		return 0, false, nil
 	}
@@ -115,7 +116,7 @@ func (a *aggregate) reset() {
 
 func (a *aggregate) add(r rowRef) error {
 	a.has = true
-	a.deleteRow = a.removeOnDelete && r.kind() == Delete
+	a.deleteRow = a.removeOnDelete && r.kind() == types.Delete
 	if a.deleteRow {
 		for j, g := range a.aggs {
 			g.Clear()
@@ -141,7 +142,7 @@ func (a *aggregate) add(r rowRef) error {
 	return nil
 }
 
-func (a *aggregate) emit(out []*colWriter, cols []int) (RowKind, bool, error) {
+func (a *aggregate) emit(out []*colWriter, cols []int) (types.RowKind, bool, error) {
 	if !a.has || a.deleteRow {
 		return 0, false, nil
 	}
@@ -150,5 +151,5 @@ func (a *aggregate) emit(out []*colWriter, cols []int) (RowKind, bool, error) {
 			return 0, false, err
 		}
 	}
-	return Insert, true, nil
+	return types.Insert, true, nil
 }

@@ -17,7 +17,7 @@ import (
 // rec is one hand-written key-value record of a single key: kind and the
 // value of one INT column v (nil = NULL).
 type rec struct {
-	kind RowKind
+	kind types.RowKind
 	v    any
 }
 
@@ -66,7 +66,7 @@ func arrowType(t *testing.T, typ types.DataType) arrow.DataType {
 // runEngine feeds the records to mf in order and returns the emitted
 // value's string form ("<none>" when nothing is emitted), its kind, and the
 // error of add/emit.
-func runEngine(t *testing.T, mf mergeFunc, typ types.DataType, recs []rec) (string, RowKind, error) {
+func runEngine(t *testing.T, mf mergeFunc, typ types.DataType, recs []rec) (string, types.RowKind, error) {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(arrowpool.NewChecked())
 	defer mem.AssertSize(t, 0)
@@ -131,14 +131,14 @@ func newPU(c *schema.MergeOptions) func() mergeFunc {
 }
 
 func TestEngines(t *testing.T) {
-	I, UB, UA, D := Insert, UpdateBefore, UpdateAfter, Delete
+	I, UB, UA, D := types.Insert, types.UpdateBefore, types.UpdateAfter, types.Delete
 	cases := []struct {
 		name    string
 		mf      func() mergeFunc
 		typ     types.DataType
 		recs    []rec
 		want    string // value, "<none>", or "error:<substring>"
-		kind    RowKind
+		kind    types.RowKind
 		wantErr string
 	}{
 		// DeduplicateMergeFunction: the last record in order wins; a
@@ -187,7 +187,7 @@ func TestEngines(t *testing.T) {
 // last_non_null's retract of a non-null value is NULL, listagg concatenates
 // blanks too.
 func TestAggregators(t *testing.T) {
-	I, D := Insert, Delete
+	I, D := types.Insert, types.Delete
 	tinyT := types.DataType{Root: types.TinyInt, Nullable: true}
 	decT := types.DataType{Root: types.Decimal, Precision: 3, Scale: 1, Nullable: true}
 	fltT := types.DataType{Root: types.Float, Nullable: true}
@@ -247,7 +247,7 @@ func TestAggregators(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != c.want || kind != Insert {
+			if got != c.want || kind != types.Insert {
 				t.Fatalf("%s %v: got %s %s, want +I %s", c.fn, c.recs, kind, got, c.want)
 			}
 		})

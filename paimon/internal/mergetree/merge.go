@@ -631,7 +631,7 @@ func (r *Reader) mergeOneKey(mh *mergeHeap) error {
 		}
 	}
 	var (
-		kind RowKind
+		kind types.RowKind
 		ok   bool
 		err  error
 	)
@@ -653,7 +653,7 @@ func (r *Reader) mergeOneKey(mh *mergeHeap) error {
 }
 
 // emitAsIs appends a key's only record unmerged, unless it is a retract.
-func (r *Reader) emitAsIs(ref rowRef) (RowKind, bool) {
+func (r *Reader) emitAsIs(ref rowRef) (types.RowKind, bool) {
 	if ref.kind().IsRetract() {
 		return 0, false
 	}
@@ -661,7 +661,7 @@ func (r *Reader) emitAsIs(ref rowRef) (RowKind, bool) {
 }
 
 // mergeGroup folds the records of r.group with the merge engine.
-func (r *Reader) mergeGroup() (RowKind, bool, error) {
+func (r *Reader) mergeGroup() (types.RowKind, bool, error) {
 	hi := -1 // LookupMergeFunction.pickHighLevel: the first of the lowest level > 0
 	if r.cfg.LookupLevels {
 		for i, ref := range r.group {

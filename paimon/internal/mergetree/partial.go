@@ -173,7 +173,7 @@ func (p *partialUpdate) add(r rowRef) error {
 			return p.retractGroups(r)
 		}
 		if p.removeOnDelete {
-			if r.kind() == Delete {
+			if r.kind() == types.Delete {
 				p.deleteRow = true
 				p.clearRow()
 				return p.initRow(r)
@@ -290,7 +290,7 @@ func (p *partialUpdate) updateGroups(r rowRef) error {
 
 func (p *partialUpdate) retractGroups(r rowRef) error {
 	p.classify(r)
-	if r.kind() == Delete {
+	if r.kind() == types.Delete {
 		for gi, g := range p.groups {
 			if g.remove && p.newer[gi] {
 				p.deleteRow = true
@@ -322,7 +322,7 @@ func (p *partialUpdate) retractGroups(r rowRef) error {
 	return nil
 }
 
-func (p *partialUpdate) emit(out []*colWriter, cols []int) (RowKind, bool, error) {
+func (p *partialUpdate) emit(out []*colWriter, cols []int) (types.RowKind, bool, error) {
 	if p.deleteRow || !p.meetInsert {
 		return 0, false, nil
 	}
@@ -341,5 +341,5 @@ func (p *partialUpdate) emit(out []*colWriter, cols []int) (RowKind, bool, error
 			w.AppendRef(ref.b.cols[j], ref.i)
 		}
 	}
-	return Insert, true, nil
+	return types.Insert, true, nil
 }
