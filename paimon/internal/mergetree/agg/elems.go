@@ -103,6 +103,20 @@ func (n *nestedAcc) set(a arrow.Array, i int) {
 	n.has, n.elems = true, listElems(a, i)
 }
 
+// take reads value i of a for Add and AddReversed; fold is false when
+// they are done with it: a NULL input is ignored, and the first value
+// becomes the accumulator as it is.
+func (n *nestedAcc) take(a arrow.Array, i int) (in []elemRef, fold bool) {
+	if a.IsNull(i) {
+		return nil, false
+	}
+	if !n.has {
+		n.set(a, i)
+		return nil, false
+	}
+	return listElems(a, i), true
+}
+
 func (n *nestedAcc) Emit(w Writer) error {
 	if !n.has {
 		w.AppendNull()

@@ -43,26 +43,20 @@ func (g *mergeMapAgg) rehash(all []elemRef, keep func(elemRef) bool) error {
 }
 
 func (g *mergeMapAgg) Add(a arrow.Array, i int) error {
-	if a.IsNull(i) {
+	in, fold := g.take(a, i)
+	if !fold {
 		return nil
 	}
-	if !g.has {
-		g.set(a, i)
-		return nil
-	}
-	return g.rehash(append(append([]elemRef(nil), g.elems...), listElems(a, i)...), nil)
+	return g.rehash(append(append([]elemRef(nil), g.elems...), in...), nil)
 }
 
 // AddReversed is agg(input, acc).
 func (g *mergeMapAgg) AddReversed(a arrow.Array, i int) error {
-	if a.IsNull(i) {
+	in, fold := g.take(a, i)
+	if !fold {
 		return nil
 	}
-	if !g.has {
-		g.set(a, i)
-		return nil
-	}
-	return g.rehash(append(listElems(a, i), g.elems...), nil)
+	return g.rehash(append(in, g.elems...), nil)
 }
 
 func (g *mergeMapAgg) Retract(a arrow.Array, i int) error {

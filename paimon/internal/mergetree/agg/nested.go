@@ -131,28 +131,22 @@ func (g *nestedUpdateAgg) merge(acc, in []elemRef) ([]elemRef, error) {
 }
 
 func (g *nestedUpdateAgg) Add(a arrow.Array, i int) error {
-	if a.IsNull(i) {
+	in, fold := g.take(a, i)
+	if !fold {
 		return nil
 	}
-	if !g.has {
-		g.set(a, i)
-		return nil
-	}
-	rows, err := g.merge(g.elems, listElems(a, i))
+	rows, err := g.merge(g.elems, in)
 	g.elems = rows
 	return err
 }
 
 // AddReversed is FieldAggregator's default, agg(input, acc).
 func (g *nestedUpdateAgg) AddReversed(a arrow.Array, i int) error {
-	if a.IsNull(i) {
+	in, fold := g.take(a, i)
+	if !fold {
 		return nil
 	}
-	if !g.has {
-		g.set(a, i)
-		return nil
-	}
-	rows, err := g.merge(listElems(a, i), g.elems)
+	rows, err := g.merge(in, g.elems)
 	g.elems = rows
 	return err
 }
