@@ -22,6 +22,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -611,19 +612,11 @@ func appendDecimal128(dst []byte, n decimal128.Num, scale int) []byte {
 	return append(dst, digits[len(digits)-scale:]...)
 }
 
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
-}
-
 // civil converts days since 1970-01-01 to a proleptic Gregorian date
 // (Howard Hinnant's days_from_civil inverse), avoiding time.Time per value.
 func civil(days int64) (y int64, m, d int) {
 	z := days + 719468
-	era := floorDiv(z, 146097)
+	era := arith.FloorDiv(z, 146097)
 	doe := z - era*146097
 	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
 	y = yoe + era*400
@@ -739,7 +732,7 @@ type secondCache struct {
 // appendTimestamp's prefix.
 func (c *secondCache) append(dst []byte, sec int64) []byte {
 	if !c.valid || c.sec != sec {
-		days := floorDiv(sec, 86400)
+		days := arith.FloorDiv(sec, 86400)
 		out := c.day.append(c.text[:0], days)
 		out = append(out, 'T')
 		out = appendHMS(out, sec-days*86400)
@@ -805,7 +798,7 @@ func appendClockSlow(dst []byte, secOfDay int64, frac int64, digits int) []byte 
 // into another valid time: hours just exceed 23.
 func appendTimeOfDay(dst []byte, v int64, unit arrow.TimeUnit) []byte {
 	perSec, digits := unitPerSecond(unit)
-	sec, frac := floorDiv(v, perSec), v-floorDiv(v, perSec)*perSec
+	sec, frac := arith.FloorDiv(v, perSec), v-arith.FloorDiv(v, perSec)*perSec
 	dst = append(dst, '"')
 	if sec < 0 {
 		dst = append(dst, '-')
@@ -821,7 +814,7 @@ func appendTimeOfDay(dst []byte, v int64, unit arrow.TimeUnit) []byte {
 // their meaning.
 func appendTimestamp(dst []byte, v int64, unit arrow.TimeUnit, zoned bool, sc *secondCache) []byte {
 	perSec, digits := unitPerSecond(unit)
-	sec := floorDiv(v, perSec)
+	sec := arith.FloorDiv(v, perSec)
 	frac := v - sec*perSec
 	dst = append(dst, '"')
 	dst = sc.append(dst, sec)

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 )
 
 // The DOUBLE fast path must spell every value exactly as strconv's shortest
@@ -105,9 +107,9 @@ func refAppendFloat(dst []byte, f float64, bits int) []byte {
 // and the digit-pair clock: every field through appendPad.
 func refAppendTimestamp(v int64, unit arrow.TimeUnit, zoned bool) string {
 	perSec, digits := unitPerSecond(unit)
-	sec := floorDiv(v, perSec)
+	sec := arith.FloorDiv(v, perSec)
 	frac := v - sec*perSec
-	days := floorDiv(sec, 86400)
+	days := arith.FloorDiv(sec, 86400)
 	dst := append([]byte{'"'}, refAppendDate(nil, days)...)
 	dst = append(dst, 'T')
 	dst = appendClockSlow(dst, sec-days*86400, frac, digits)
@@ -177,7 +179,7 @@ func checkFastPaths(t *testing.T, v int64, f float64, sc map[arrow.TimeUnit]*sec
 
 // refTimeOfDay is appendTimeOfDay through appendClockSlow.
 func refTimeOfDay(v int64) string {
-	sec, frac := floorDiv(v, 1000), v-floorDiv(v, 1000)*1000
+	sec, frac := arith.FloorDiv(v, 1000), v-arith.FloorDiv(v, 1000)*1000
 	dst := []byte{'"'}
 	if sec < 0 {
 		dst = append(dst, '-')

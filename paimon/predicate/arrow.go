@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -239,7 +240,7 @@ func comparer(arr arrow.Array, t types.DataType, lits []any) (func(i, k int) int
 			}
 			ls[k] = float64(f)
 		}
-		return func(i, k int) int { return javaFloatCompare(float64(vs[i]), ls[k]) }, len(ls), nil
+		return func(i, k int) int { return arith.CompareDouble(float64(vs[i]), ls[k]) }, len(ls), nil
 	case *array.Float64:
 		vs := a.Float64Values()
 		ls := make([]float64, len(nn))
@@ -250,7 +251,7 @@ func comparer(arr arrow.Array, t types.DataType, lits []any) (func(i, k int) int
 			}
 			ls[k] = f
 		}
-		return func(i, k int) int { return javaFloatCompare(vs[i], ls[k]) }, len(ls), nil
+		return func(i, k int) int { return arith.CompareDouble(vs[i], ls[k]) }, len(ls), nil
 	case *array.Decimal128:
 		scale := a.DataType().(*arrow.Decimal128Type).Scale
 		ls := make([]decimal128.Num, len(nn))

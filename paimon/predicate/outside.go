@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -55,8 +56,8 @@ func bracketLiteral(l any, t types.DataType) (bracket, bool) {
 		if !ok {
 			return bracket{}, false
 		}
-		u := new(big.Rat).Mul(r, new(big.Rat).SetInt(pow10(t.Scale)))
-		max := new(big.Int).Sub(pow10(t.Precision), big.NewInt(1))
+		u := new(big.Rat).Mul(r, new(big.Rat).SetInt(arith.Pow10(t.Scale)))
+		max := new(big.Int).Sub(arith.Pow10(t.Precision), big.NewInt(1))
 		min := new(big.Int).Neg(max)
 		return intBracket(u, min, max, func(n *big.Int) any {
 			return types.DecimalValue{Unscaled: decimal128.FromBigInt(n), Precision: int32(t.Precision), Scale: int32(t.Scale)}
@@ -116,7 +117,7 @@ func maxValue(t types.DataType) any {
 		_, hi := intRange(t.Root)
 		return intValue(t.Root, hi)
 	case types.Decimal:
-		max := new(big.Int).Sub(pow10(t.Precision), big.NewInt(1))
+		max := new(big.Int).Sub(arith.Pow10(t.Precision), big.NewInt(1))
 		return types.DecimalValue{Unscaled: decimal128.FromBigInt(max), Precision: int32(t.Precision), Scale: int32(t.Scale)}
 	case types.Float:
 		return float32(math.NaN())
@@ -172,8 +173,6 @@ func intValue(r types.Root, v int64) any {
 	return v
 }
 
-func pow10(n int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil) }
-
 // exactRat is the exact value of a numeric literal: a number as written, a
 // Go integer or finite float, a DecimalValue. Anything else (strings,
 // NaN, infinities) is not a number SQL would compare this way.
@@ -183,7 +182,7 @@ func exactRat(l any) (*big.Rat, bool) {
 		r, ok := new(big.Rat).SetString(string(x))
 		return r, ok
 	case types.DecimalValue:
-		return new(big.Rat).SetFrac(x.Unscaled.BigInt(), pow10(int(x.Scale))), true
+		return new(big.Rat).SetFrac(x.Unscaled.BigInt(), arith.Pow10(int(x.Scale))), true
 	case float32:
 		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
 			return nil, false

@@ -23,6 +23,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -541,10 +542,10 @@ func compare(a, b any) (int, bool) {
 		return ordered(x, y), ok
 	case float32:
 		y, ok := b.(float32)
-		return javaFloatCompare(float64(x), float64(y)), ok
+		return arith.CompareDouble(float64(x), float64(y)), ok
 	case float64:
 		y, ok := b.(float64)
-		return javaFloatCompare(x, y), ok
+		return arith.CompareDouble(x, y), ok
 	case string:
 		y, ok := b.(string)
 		return strings.Compare(x, y), ok
@@ -588,33 +589,4 @@ func ordered[T int8 | int16 | int32 | int64 | types.DateValue | types.TimeValue]
 		return 1
 	}
 	return 0
-}
-
-// javaFloatCompare is Java's Double.compare: a total order with
-// -0.0 < 0.0 and NaN (any payload) equal to itself and above +Inf.
-func javaFloatCompare(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	an, bn := math.IsNaN(a), math.IsNaN(b)
-	switch {
-	case an && bn:
-		return 0
-	case an:
-		return 1
-	case bn:
-		return -1
-	}
-	// Equal numerically: only ±0 differ.
-	sa, sb := math.Signbit(a), math.Signbit(b)
-	switch {
-	case sa == sb:
-		return 0
-	case sa:
-		return -1
-	}
-	return 1
 }

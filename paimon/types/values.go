@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 )
 
 // Go representation of single Paimon values (partition values, statistics,
@@ -80,13 +82,9 @@ func (d DecimalValue) Rescale(scale int32) (decimal128.Num, bool) {
 
 // Cmp compares two decimals numerically, whatever their scales.
 func (d DecimalValue) Cmp(o DecimalValue) int {
-	a := new(big.Rat).SetFrac(d.Unscaled.BigInt(), pow10(d.Scale))
-	b := new(big.Rat).SetFrac(o.Unscaled.BigInt(), pow10(o.Scale))
+	a := new(big.Rat).SetFrac(d.Unscaled.BigInt(), arith.Pow10(int(d.Scale)))
+	b := new(big.Rat).SetFrac(o.Unscaled.BigInt(), arith.Pow10(int(o.Scale)))
 	return a.Cmp(b)
-}
-
-func pow10(n int32) *big.Int {
-	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
 }
 
 // DateValue is a DATE: days since 1970-01-01.

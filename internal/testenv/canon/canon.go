@@ -21,6 +21,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -163,7 +164,7 @@ func writeValue(sb *strings.Builder, arr arrow.Array, i int) error {
 	case *array.Date32:
 		writeString(sb, Date(int64(a.Value(i))))
 	case *array.Date64:
-		writeString(sb, Date(floorDiv(int64(a.Value(i)), 86400000)))
+		writeString(sb, Date(arith.FloorDiv(int64(a.Value(i)), 86400000)))
 	case *array.Time32:
 		ms := int64(a.Value(i))
 		if a.DataType().(*arrow.Time32Type).Unit == arrow.Second {
@@ -367,19 +368,11 @@ func Timestamp(v int64, unit arrow.TimeUnit, utc bool) string {
 	default:
 		per = 1000000000
 	}
-	secs := floorDiv(v, per)
+	secs := arith.FloorDiv(v, per)
 	frac := (v - secs*per) * (1000000000 / per)
 	s := time.Unix(secs, 0).UTC().Format("2006-01-02T15:04:05") + fmt.Sprintf(".%09d", frac)
 	if utc {
 		s += "Z"
 	}
 	return s
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
 }

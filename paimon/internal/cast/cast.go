@@ -27,6 +27,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -230,7 +231,7 @@ func castScalar(arr arrow.Array, from, to types.DataType, target arrow.DataType,
 				b.Append(arrow.Date32(ms / 86_400_000))
 				continue
 			}
-			b.Append(arrow.Date32(floorDiv(ms, 86_400_000)))
+			b.Append(arrow.Date32(arith.FloorDiv(ms, 86_400_000)))
 		}
 		return b.NewArray(), nil
 	case from.IsTimestamp() && to.Root == types.Time:
@@ -250,14 +251,14 @@ func castScalar(arr arrow.Array, from, to types.DataType, target arrow.DataType,
 				b.Append(arrow.Time32(ms % 86_400_000))
 				continue
 			}
-			b.Append(arrow.Time32(ms - floorDiv(ms, 86_400_000)*86_400_000))
+			b.Append(arrow.Time32(ms - arith.FloorDiv(ms, 86_400_000)*86_400_000))
 		}
 		return b.NewArray(), nil
 	case from.Root == types.Date && to.IsTimestamp():
 		b := array.NewTimestampBuilder(mem, target.(*arrow.TimestampType))
 		defer b.Release()
 		d := arr.(*array.Date32)
-		per := unitsPerSecond(target.(*arrow.TimestampType).Unit) * 86400
+		per := arith.UnitsPerSecond(target.(*arrow.TimestampType).Unit) * 86400
 		for i := 0; i < n; i++ {
 			if arr.IsNull(i) {
 				b.AppendNull()
@@ -273,30 +274,10 @@ func castScalar(arr arrow.Array, from, to types.DataType, target arrow.DataType,
 	return nil, unsupported(from, to)
 }
 
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
-}
-
-func unitsPerSecond(u arrow.TimeUnit) int64 {
-	switch u {
-	case arrow.Second:
-		return 1
-	case arrow.Millisecond:
-		return 1_000
-	case arrow.Microsecond:
-		return 1_000_000
-	}
-	return 1_000_000_000
-}
-
 func toMillis(v int64, u arrow.TimeUnit) int64 {
-	per := unitsPerSecond(u)
+	per := arith.UnitsPerSecond(u)
 	if per >= 1000 {
-		return floorDiv(v, per/1000)
+		return arith.FloorDiv(v, per/1000)
 	}
 	return v * (1000 / per)
 }
@@ -342,7 +323,7 @@ func SubUnitNanos(ms, nano int64, t types.DataType, u arrow.TimeUnit) error {
 	var lost int64
 	switch u {
 	case arrow.Second:
-		lost = (ms-floorDiv(ms, 1000)*1000)*1_000_000 + nano
+		lost = (ms-arith.FloorDiv(ms, 1000)*1000)*1_000_000 + nano
 	case arrow.Millisecond:
 		lost = nano
 	case arrow.Microsecond:
@@ -377,10 +358,10 @@ func splitMillis(v int64, u arrow.TimeUnit) (int64, int64) {
 	case arrow.Millisecond:
 		return v, 0
 	case arrow.Microsecond:
-		ms := floorDiv(v, 1000)
+		ms := arith.FloorDiv(v, 1000)
 		return ms, (v - ms*1000) * 1000
 	}
-	ms := floorDiv(v, 1_000_000)
+	ms := arith.FloorDiv(v, 1_000_000)
 	return ms, v - ms*1_000_000
 }
 
@@ -389,7 +370,7 @@ func splitMillis(v int64, u arrow.TimeUnit) (int64, int64) {
 func joinMillis(ms, nano int64, u arrow.TimeUnit) int64 {
 	switch u {
 	case arrow.Second:
-		return floorDiv(ms, 1000)
+		return arith.FloorDiv(ms, 1000)
 	case arrow.Millisecond:
 		return ms
 	case arrow.Microsecond:
@@ -410,7 +391,7 @@ func joinMillis(ms, nano int64, u arrow.TimeUnit) int64 {
 //   - for precision 4–8 it zeroes the last 9 - precision digits of the
 //     (non-negative) nano-of-millisecond: a floor.
 func javaTruncate(ms, nano int64, precision int) (int64, int64) {
-	nanoOfSecond := (ms-floorDiv(ms, 1000)*1000)*1_000_000 + nano
+	nanoOfSecond := (ms-arith.FloorDiv(ms, 1000)*1000)*1_000_000 + nano
 	if len(strconv.FormatInt(nanoOfSecond, 10)) <= precision {
 		return ms, nano
 	}
@@ -490,8 +471,6 @@ func (r numReader) nonZero(i int) bool {
 	}
 }
 
-func pow10(n int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil) }
-
 // rescaleHalfUp rescales an unscaled value from scale fs to ts, rounding
 // HALF_UP like Java's BigDecimal.setScale(ts, RoundingMode.HALF_UP)
 // (DecimalUtils.castToDecimal), and reports false when the result has more
@@ -499,9 +478,9 @@ func pow10(n int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(
 func rescaleHalfUp(u *big.Int, fs, ts, p int) (decimal128.Num, bool) {
 	v := new(big.Int).Set(u)
 	if ts >= fs {
-		v.Mul(v, pow10(ts-fs))
+		v.Mul(v, arith.Pow10(ts-fs))
 	} else {
-		d := pow10(fs - ts)
+		d := arith.Pow10(fs - ts)
 		q, m := new(big.Int).QuoRem(v, d, new(big.Int))
 		m.Abs(m).Mul(m, big.NewInt(2))
 		if m.Cmp(d) >= 0 {
@@ -513,7 +492,7 @@ func rescaleHalfUp(u *big.Int, fs, ts, p int) (decimal128.Num, bool) {
 		}
 		v = q
 	}
-	if new(big.Int).Abs(v).Cmp(pow10(p)) >= 0 {
+	if new(big.Int).Abs(v).Cmp(arith.Pow10(p)) >= 0 {
 		return decimal128.Num{}, false
 	}
 	return decimal128.FromBigInt(v), true
@@ -543,7 +522,7 @@ func numericCast(arr arrow.Array, from, to types.DataType, target arrow.DataType
 			default:
 				// DecimalUtils.castToIntegral: BigDecimal.longValue(), truncating.
 				bi := r.dec(i).BigInt()
-				bi.Quo(bi, pow10(from.Scale))
+				bi.Quo(bi, arith.Pow10(from.Scale))
 				v = bi.Int64()
 			}
 			switch b := bld.(type) {
@@ -564,7 +543,7 @@ func numericCast(arr arrow.Array, from, to types.DataType, target arrow.DataType
 			case r.f64 != nil:
 				f = r.f64(i)
 			default:
-				f, _ = new(big.Rat).SetFrac(r.dec(i).BigInt(), pow10(from.Scale)).Float64()
+				f, _ = new(big.Rat).SetFrac(r.dec(i).BigInt(), arith.Pow10(from.Scale)).Float64()
 			}
 			if b, ok := bld.(*array.Float32Builder); ok {
 				if r.isInt {
@@ -595,7 +574,7 @@ func numericCast(arr arrow.Array, from, to types.DataType, target arrow.DataType
 					break
 				}
 				rat, _ := bf.Rat(nil)
-				scaled := new(big.Rat).Mul(rat, new(big.Rat).SetInt(pow10(60)))
+				scaled := new(big.Rat).Mul(rat, new(big.Rat).SetInt(arith.Pow10(60)))
 				u := new(big.Int).Quo(scaled.Num(), scaled.Denom())
 				num, ok = rescaleHalfUp(u, 60, to.Scale, to.Precision)
 			default:
@@ -789,7 +768,7 @@ func fromStringCast(arr arrow.Array, to types.DataType, target arrow.DataType, m
 			if !ok {
 				return nil, bad(i)
 			}
-			scaled := new(big.Rat).Mul(r, new(big.Rat).SetInt(pow10(38)))
+			scaled := new(big.Rat).Mul(r, new(big.Rat).SetInt(arith.Pow10(38)))
 			u := new(big.Int).Quo(scaled.Num(), scaled.Denom())
 			num, ok := rescaleHalfUp(u, 38, to.Scale, to.Precision)
 			if !ok {
@@ -802,20 +781,20 @@ func fromStringCast(arr arrow.Array, to types.DataType, target arrow.DataType, m
 			if err != nil {
 				return nil, bad(i)
 			}
-			b.Append(arrow.Date32(floorDiv(d.Unix(), 86400)))
+			b.Append(arrow.Date32(arith.FloorDiv(d.Unix(), 86400)))
 		case *array.TimestampBuilder:
 			ts, err := parseTimestamp(s)
 			if err != nil {
 				return nil, bad(i)
 			}
 			u := target.(*arrow.TimestampType).Unit
-			per := unitsPerSecond(u)
+			per := arith.UnitsPerSecond(u)
 			v := ts.Unix()*per + int64(ts.Nanosecond())/(1_000_000_000/per)
 			keep := int64(1)
 			for p := to.Precision; p < unitDigits(u); p++ {
 				keep *= 10
 			}
-			b.Append(arrow.Timestamp(floorDiv(v, keep) * keep))
+			b.Append(arrow.Timestamp(arith.FloorDiv(v, keep) * keep))
 		default:
 			return nil, unsupported(types.DataType{Root: types.VarChar, Length: types.MaxLength}, to)
 		}

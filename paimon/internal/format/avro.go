@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/avro"
 	"github.com/twmb/avro/ocf"
 
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/codec"
@@ -359,7 +360,7 @@ func makeAppender(t types.DataType, n *avro.SchemaNode, b array.Builder) (append
 			from = arrow.Nanosecond
 		}
 		to := arrowconv.TimeUnitFor(t.Precision)
-		f, tt := unitsPerSecond(from), unitsPerSecond(to)
+		f, tt := arith.UnitsPerSecond(from), arith.UnitsPerSecond(to)
 		return nullOr(func(v any) error {
 			x, ok := v.(int64)
 			if !ok {

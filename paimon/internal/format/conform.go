@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -216,24 +217,11 @@ func convertTime(arr arrow.Array, target arrow.DataType, mem memory.Allocator) (
 	return nil, fmt.Errorf("file column of Arrow type %s cannot be read as TIME", arr.DataType())
 }
 
-// unitsPerSecond returns how many ticks of u make one second.
-func unitsPerSecond(u arrow.TimeUnit) int64 {
-	switch u {
-	case arrow.Second:
-		return 1
-	case arrow.Millisecond:
-		return 1_000
-	case arrow.Microsecond:
-		return 1_000_000
-	}
-	return 1_000_000_000
-}
-
 // convertTimestamp changes the unit (scaling up exactly, or flooring when the
 // file holds more digits than the Paimon precision, Java's truncation) and
 // sets the zone of target (none for TIMESTAMP, UTC for TIMESTAMP_LTZ).
 func convertTimestamp(arr arrow.Array, from arrow.TimeUnit, target *arrow.TimestampType, mem memory.Allocator) arrow.Array {
-	f, t := unitsPerSecond(from), unitsPerSecond(target.Unit)
+	f, t := arith.UnitsPerSecond(from), arith.UnitsPerSecond(target.Unit)
 	switch {
 	case f == t:
 		return relabel(arr, target)

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -152,19 +153,11 @@ func (c *int96Column) read(n int, t types.DataType, mem memory.Allocator) (arrow
 		vi++
 		switch unit {
 		case arrow.Millisecond:
-			ns = floorDiv(ns, 1_000_000)
+			ns = arith.FloorDiv(ns, 1_000_000)
 		case arrow.Microsecond:
-			ns = floorDiv(ns, 1_000)
+			ns = arith.FloorDiv(ns, 1_000)
 		}
 		b.Append(arrow.Timestamp(ns))
 	}
 	return b.NewArray(), nil
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
 }

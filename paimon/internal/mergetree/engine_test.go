@@ -1,7 +1,6 @@
 package mergetree
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree/agg"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -17,7 +17,7 @@ import (
 // rec is one hand-written key-value record of a single key: kind and the
 // value of one INT column v (nil = NULL).
 type rec struct {
-	kind RowKind
+	kind types.RowKind
 	v    any
 }
 
@@ -66,7 +66,7 @@ func arrowType(t *testing.T, typ types.DataType) arrow.DataType {
 // runEngine feeds the records to mf in order and returns the emitted
 // value's string form ("<none>" when nothing is emitted), its kind, and the
 // error of add/emit.
-func runEngine(t *testing.T, mf mergeFunc, typ types.DataType, recs []rec) (string, RowKind, error) {
+func runEngine(t *testing.T, mf mergeFunc, typ types.DataType, recs []rec) (string, types.RowKind, error) {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(arrowpool.NewChecked())
 	defer mem.AssertSize(t, 0)
@@ -131,14 +131,14 @@ func newPU(c *schema.MergeOptions) func() mergeFunc {
 }
 
 func TestEngines(t *testing.T) {
-	I, UB, UA, D := Insert, UpdateBefore, UpdateAfter, Delete
+	I, UB, UA, D := types.Insert, types.UpdateBefore, types.UpdateAfter, types.Delete
 	cases := []struct {
 		name    string
 		mf      func() mergeFunc
 		typ     types.DataType
 		recs    []rec
 		want    string // value, "<none>", or "error:<substring>"
-		kind    RowKind
+		kind    types.RowKind
 		wantErr string
 	}{
 		// DeduplicateMergeFunction: the last record in order wins; a
@@ -187,7 +187,7 @@ func TestEngines(t *testing.T) {
 // last_non_null's retract of a non-null value is NULL, listagg concatenates
 // blanks too.
 func TestAggregators(t *testing.T) {
-	I, D := Insert, Delete
+	I, D := types.Insert, types.Delete
 	tinyT := types.DataType{Root: types.TinyInt, Nullable: true}
 	decT := types.DataType{Root: types.Decimal, Precision: 3, Scale: 1, Nullable: true}
 	fltT := types.DataType{Root: types.Float, Nullable: true}
@@ -233,11 +233,11 @@ func TestAggregators(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.fn, func(t *testing.T) {
 			mo := &schema.MergeOptions{IgnoreRetract: map[string]bool{"c": c.ignore}, ListaggDelimiter: map[string]string{"c": ";"}}
-			g, err := newFieldAgg(c.fn, types.DataField{Name: "c", Type: c.typ}, mo)
+			g, err := agg.New(c.fn, types.DataField{Name: "c", Type: c.typ}, mo)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, kind, err := runEngine(t, &aggregate{aggs: []fieldAgg{g}, nullable: []bool{true}}, c.typ, c.recs)
+			got, kind, err := runEngine(t, &aggregate{aggs: []agg.Aggregator{g}, nullable: []bool{true}}, c.typ, c.recs)
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("%v: want error %q, got %v (%s)", c.recs, c.wantErr, err, got)
@@ -247,70 +247,9 @@ func TestAggregators(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != c.want || kind != Insert {
+			if got != c.want || kind != types.Insert {
 				t.Fatalf("%s %v: got %s %s, want +I %s", c.fn, c.recs, kind, got, c.want)
 			}
 		})
-	}
-}
-
-func TestCompareOrder(t *testing.T) {
-	mem := memory.NewGoAllocator()
-	// Strings as unsigned bytes: "é" (0xC3 0xA9) sorts after "z".
-	sb := array.NewStringBuilder(mem)
-	sb.AppendValues([]string{"z", "é", ""}, nil)
-	sb.AppendNull()
-	s := sb.NewArray()
-	defer s.Release()
-	c, _ := comparator(strT)
-	if c(s, 0, s, 1) >= 0 || c(s, 2, s, 0) >= 0 || c(s, 3, s, 2) >= 0 {
-		t.Error("string order: want NULL < \"\" < \"z\" < \"é\"")
-	}
-	// Double.compare: -0.0 < 0.0, NaN largest and equal to itself.
-	if javaFloatCompare(negZero(), 0) >= 0 || javaFloatCompare(nan(), inf()) <= 0 || javaFloatCompare(nan(), nan()) != 0 {
-		t.Error("float order differs from Double.compare")
-	}
-	for _, v := range []struct {
-		a, b any
-		want int
-	}{
-		{types.TimestampValue{Millis: 5, NanoOfMilli: 1}, types.TimestampValue{Millis: 5}, 1},
-		{types.DecimalValue{Unscaled: decimalNum(-1), Scale: 2}, types.DecimalValue{Unscaled: decimalNum(0), Scale: 2}, -1},
-		{[]byte{0xff}, []byte{0x01, 0x02}, 1},
-		{nil, int32(1), -1},
-	} {
-		if got, ok := compareValues(v.a, v.b); !ok || got != v.want {
-			t.Errorf("compareValues(%v, %v) = %d %v, want %d", v.a, v.b, got, ok, v.want)
-		}
-	}
-}
-
-// TestHashOrder pins the java.util.HashMap iteration order the distinct
-// collect and merge_map results follow: by bucket of the final table
-// (16, doubled past 3/4 full or when a bucket of a table under 64 reaches 9
-// entries), insertion order within a bucket; a real tree bin is refused.
-func TestHashOrder(t *testing.T) {
-	ints := func(hs ...int32) func(int) int32 { return func(k int) int32 { return hs[k] } }
-	for _, c := range []struct {
-		hs   []int32
-		want string
-	}{
-		{[]int32{17, 1, 33}, "[0 1 2]"}, // one bucket: insertion order
-		{[]int32{5, 3, 16}, "[2 1 0]"},  // buckets 5, 3, 0
-		{[]int32{-2, 0}, "[1 0]"},       // h ^ h>>>16 of -2 is 0xFFFF0001: bucket 1
-		{[]int32{0x10000, 1}, "[0 1]"},  // 0x10000 ^ 0x1 → bucket 1, first in
-		{[]int32{30, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, "[1 2 3 4 5 6 7 8 9 10 11 12 0]"}, // resized to 32
-	} {
-		got, err := hashOrder(len(c.hs), ints(c.hs...))
-		if err != nil || fmt.Sprint(got) != c.want {
-			t.Errorf("%v: got %v %v, want %s", c.hs, got, err, c.want)
-		}
-	}
-	zero := func(int) int32 { return 0 }
-	if _, err := hashOrder(10, zero); err != nil {
-		t.Errorf("10 colliding keys: the table grows to 64 first, got %v", err)
-	}
-	if _, err := hashOrder(11, zero); err == nil {
-		t.Error("11 colliding keys make a tree bin in Java: want an error")
 	}
 }

@@ -30,17 +30,6 @@ func systemFields() []types.DataField {
 	}
 }
 
-// RowKind is the change kind of a row; it is types.RowKind.
-type RowKind = types.RowKind
-
-// The row kinds, as in package types.
-const (
-	Insert       = types.Insert
-	UpdateBefore = types.UpdateBefore
-	UpdateAfter  = types.UpdateAfter
-	Delete       = types.Delete
-)
-
 // SchemaSource resolves the schema a data file was written with
 // (*schema.Manager implements it).
 type SchemaSource = datafile.SchemaSource
@@ -67,7 +56,7 @@ func (b *batch) release() {
 	b.cols = nil
 }
 
-func (b *batch) rowKind(i int) RowKind { return RowKind(b.kind.Value(i)) }
+func (b *batch) rowKind(i int) types.RowKind { return types.RowKind(b.kind.Value(i)) }
 
 // fileSource streams one data file as batches of the needed columns
 // followed by the two system columns.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -18,6 +17,9 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/binrow"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/datafile"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree/agg"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree/compare"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/recordreader"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
@@ -53,9 +55,9 @@ type layout struct {
 	need    []types.DataField // read-schema columns read from files
 	outSrc  []int             // per output field: need index, or -1-partIdx
 	keyIdx  []int             // need indices of the trimmed primary key
-	keyCmp  []cmpFunc
+	keyCmp  []compare.Func
 	seqIdx  []int // need indices of sequence.field
-	seqCmp  []cmpFunc
+	seqCmp  []compare.Func
 	out     *arrow.Schema
 	outCols []int // need indices of the non-partition output fields
 }
@@ -83,7 +85,7 @@ func newLayout(o *Options, c *schema.MergeOptions) (*layout, error) {
 		l.outCols = append(l.outCols, j)
 	}
 	for _, f := range s.TrimmedPrimaryKeyFields() {
-		c, err := comparator(f.Type)
+		c, err := compare.For(f.Type)
 		if err != nil {
 			return nil, fmt.Errorf("primary key %q: %w", f.Name, err)
 		}
@@ -96,7 +98,7 @@ func newLayout(o *Options, c *schema.MergeOptions) (*layout, error) {
 				continue // constant within a split
 			}
 			f, _ := s.Field(name)
-			cf, err := comparator(f.Type)
+			cf, err := compare.For(f.Type)
 			if err != nil {
 				return nil, fmt.Errorf("sequence.field %q: %w", name, err)
 			}
@@ -145,9 +147,10 @@ type run struct {
 func (r *run) ref() rowRef { return rowRef{r.cur, r.row} }
 
 // Reader returns the merged (or raw) rows of one split as Arrow record
-// batches. It implements array.RecordReader.
+// batches. It implements array.RecordReader; its schema is the row kind
+// column if requested, then Options.Fields.
 type Reader struct {
-	refs   atomic.Int64
+	recordreader.Base
 	ctx    context.Context
 	files  datafile.Options // how every file of the split is opened
 	opts   Options
@@ -167,13 +170,9 @@ type Reader struct {
 	pinned  []*batch
 	started bool
 
-	// raw state
-	raw     bool
-	fileIdx int
-	rawSrc  *fileSource
-
-	rec arrow.RecordBatch
-	err error
+	// raw state: every file of the split, in split order, as one run
+	raw    bool
+	rawRun *run
 }
 
 // NewMergeReader returns a reader of the merged view of one split (files
@@ -214,7 +213,7 @@ func NewMergeReader(ctx context.Context, fio fileio.FileIO, sp *split.Split, opt
 			if pks[f.Name] {
 				fn = "primary-key"
 			}
-			g, err := newFieldAgg(fn, f, cfg)
+			g, err := agg.New(fn, f, cfg)
 			if err != nil {
 				r.Release()
 				return nil, err
@@ -251,6 +250,10 @@ func NewRawReader(ctx context.Context, fio fileio.FileIO, sp *split.Split, opts 
 		return nil, err
 	}
 	r.raw = true
+	r.rawRun = &run{files: make([]*split.DataFile, len(sp.Files))}
+	for i := range sp.Files {
+		r.rawRun.files[i] = &sp.Files[i]
+	}
 	return r, nil
 }
 
@@ -278,19 +281,13 @@ func newReader(ctx context.Context, fio fileio.FileIO, sp *split.Split, opts Opt
 		PartitionValues: sp.PartitionValues,
 		BatchSize:       r.batchN, Alloc: r.mem, Scratch: opts.Scratch,
 	}
-	r.refs.Store(1)
+	r.Init(l.out, r.free)
 	return r, nil
 }
 
-// Retain increases the reference count.
-func (r *Reader) Retain() { r.refs.Add(1) }
-
-// Release decreases the reference count and frees everything at zero.
-func (r *Reader) Release() {
-	if r.refs.Add(-1) != 0 {
-		return
-	}
-	r.releaseRec()
+// free closes the runs and files and releases the batches and builders
+// when the last reference goes.
+func (r *Reader) free() {
 	for _, ru := range r.heap {
 		ru.close()
 	}
@@ -304,29 +301,9 @@ func (r *Reader) Release() {
 		r.kinds.Release()
 		r.kinds = nil
 	}
-	if r.rawSrc != nil {
-		r.rawSrc.close()
-		r.rawSrc = nil
-	}
-}
-
-// Schema is the output schema: the row kind column if requested, then
-// Options.Fields.
-func (r *Reader) Schema() *arrow.Schema { return r.l.out }
-
-// RecordBatch is the current batch, valid until the next call to Next.
-func (r *Reader) RecordBatch() arrow.RecordBatch { return r.rec }
-
-// Record is the deprecated alias of RecordBatch.
-func (r *Reader) Record() arrow.RecordBatch { return r.rec }
-
-// Err is the error that stopped Next, nil at a clean end.
-func (r *Reader) Err() error { return r.err }
-
-func (r *Reader) releaseRec() {
-	if r.rec != nil {
-		r.rec.Release()
-		r.rec = nil
+	if r.rawRun != nil {
+		r.rawRun.close()
+		r.rawRun = nil
 	}
 }
 
@@ -339,25 +316,25 @@ func (r *Reader) releasePinned() {
 
 // Next advances to the next non-empty batch.
 func (r *Reader) Next() bool {
-	r.releaseRec()
-	if r.err != nil {
+	if !r.Begin() {
 		return false
 	}
 	if err := r.ctx.Err(); err != nil {
-		r.err = err
-		return false
+		return r.Fail(err)
 	}
-	var err error
+	var (
+		rec arrow.RecordBatch
+		err error
+	)
 	if r.raw {
-		r.rec, err = r.nextRaw()
+		rec, err = r.nextRaw()
 	} else {
-		r.rec, err = r.nextMerged()
+		rec, err = r.nextMerged()
 	}
 	if err != nil {
-		r.err = err
-		return false
+		return r.Fail(err)
 	}
-	return r.rec != nil
+	return r.Set(rec)
 }
 
 func (r *Reader) openRunFile(f *split.DataFile) (*fileSource, error) {
@@ -377,16 +354,27 @@ func (r *Reader) advance(ru *run) (bool, error) {
 		r.pinned = append(r.pinned, ru.cur)
 		ru.cur = nil
 	}
+	b, err := r.nextBatch(ru)
+	if err != nil || b == nil {
+		return false, err
+	}
+	ru.cur, ru.row = b, 0
+	return true, nil
+}
+
+// nextBatch returns the run's next non-empty batch, opening its files in
+// turn, or nil after its last file.
+func (r *Reader) nextBatch(ru *run) (*batch, error) {
 	for {
 		if ru.src == nil {
 			if ru.next >= len(ru.files) {
-				return false, nil
+				return nil, nil
 			}
 			f := ru.files[ru.next]
 			ru.next++
 			src, err := r.openRunFile(f)
 			if err != nil {
-				return false, err
+				return nil, err
 			}
 			ru.src = src
 		}
@@ -397,14 +385,13 @@ func (r *Reader) advance(ru *run) (bool, error) {
 			continue
 		}
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		if b.n == 0 {
 			b.release()
 			continue
 		}
-		ru.cur, ru.row = b, 0
-		return true, nil
+		return b, nil
 	}
 }
 
@@ -472,7 +459,7 @@ func orderByKey(files []*split.DataFile, keyTypes []types.DataType) ([]*split.Da
 	}
 	cmpKeys := func(a, b []any) (int, bool) {
 		for i := range a {
-			c, ok := compareValues(a[i], b[i])
+			c, ok := compare.Values(a[i], b[i])
 			if !ok {
 				return 0, false
 			}
@@ -644,7 +631,7 @@ func (r *Reader) mergeOneKey(mh *mergeHeap) error {
 		}
 	}
 	var (
-		kind RowKind
+		kind types.RowKind
 		ok   bool
 		err  error
 	)
@@ -666,19 +653,15 @@ func (r *Reader) mergeOneKey(mh *mergeHeap) error {
 }
 
 // emitAsIs appends a key's only record unmerged, unless it is a retract.
-func (r *Reader) emitAsIs(ref rowRef) (RowKind, bool) {
-	k := ref.kind()
-	if k.IsRetract() {
+func (r *Reader) emitAsIs(ref rowRef) (types.RowKind, bool) {
+	if ref.kind().IsRetract() {
 		return 0, false
 	}
-	for j, w := range r.writers {
-		w.appendRef(ref.b.cols[r.l.outCols[j]], ref.i)
-	}
-	return k, true
+	return ref.emit(r.writers, r.l.outCols), true
 }
 
 // mergeGroup folds the records of r.group with the merge engine.
-func (r *Reader) mergeGroup() (RowKind, bool, error) {
+func (r *Reader) mergeGroup() (types.RowKind, bool, error) {
 	hi := -1 // LookupMergeFunction.pickHighLevel: the first of the lowest level > 0
 	if r.cfg.LookupLevels {
 		for i, ref := range r.group {
@@ -747,36 +730,13 @@ func (r *Reader) flush() (arrow.RecordBatch, error) {
 }
 
 func (r *Reader) nextRaw() (arrow.RecordBatch, error) {
-	for {
-		if r.rawSrc == nil {
-			if r.fileIdx >= len(r.sp.Files) {
-				return nil, nil
-			}
-			f := &r.sp.Files[r.fileIdx]
-			r.fileIdx++
-			src, err := r.openRunFile(f)
-			if err != nil {
-				return nil, err
-			}
-			r.rawSrc = src
-		}
-		b, err := r.rawSrc.next(r.ctx)
-		if errors.Is(err, io.EOF) {
-			r.rawSrc.close()
-			r.rawSrc = nil
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if b.n == 0 {
-			b.release()
-			continue
-		}
-		rec, err := r.rawBatch(b)
-		b.release()
-		return rec, err
+	b, err := r.nextBatch(r.rawRun)
+	if err != nil || b == nil {
+		return nil, err
 	}
+	rec, err := r.rawBatch(b)
+	b.release()
+	return rec, err
 }
 
 func (r *Reader) rawBatch(b *batch) (arrow.RecordBatch, error) {

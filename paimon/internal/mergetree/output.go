@@ -42,7 +42,13 @@ func newColWriter(t types.DataType, mem memory.Allocator) (*colWriter, error) {
 	return w, nil
 }
 
-func (w *colWriter) appendNull() {
+// Alloc is the allocator the column is built with.
+func (w *colWriter) Alloc() memory.Allocator { return w.mem }
+
+// ArrowType is the column's Arrow type.
+func (w *colWriter) ArrowType() arrow.DataType { return w.dt }
+
+func (w *colWriter) AppendNull() {
 	w.n++
 	if w.b != nil {
 		w.b.AppendNull()
@@ -52,8 +58,8 @@ func (w *colWriter) appendNull() {
 	w.pieces = append(w.pieces, array.MakeArrayOfNull(w.mem, w.dt, 1))
 }
 
-// appendRef appends value i of a (an array of the column's Arrow type).
-func (w *colWriter) appendRef(a arrow.Array, i int) {
+// AppendRef appends value i of a (an array of the column's Arrow type).
+func (w *colWriter) AppendRef(a arrow.Array, i int) {
 	if w.b == nil {
 		w.n++
 		if w.runArr == a && w.runEnd == i {
@@ -65,7 +71,7 @@ func (w *colWriter) appendRef(a arrow.Array, i int) {
 		return
 	}
 	if a.IsNull(i) {
-		w.appendNull()
+		w.AppendNull()
 		return
 	}
 	w.n++
@@ -102,11 +108,11 @@ func (w *colWriter) appendRef(a arrow.Array, i int) {
 	}
 }
 
-// appendVal appends a computed Go value (aggregation results, partition
+// AppendVal appends a computed Go value (aggregation results, partition
 // values); nil is NULL.
-func (w *colWriter) appendVal(v any) error {
+func (w *colWriter) AppendVal(v any) error {
 	if v == nil {
-		w.appendNull()
+		w.AppendNull()
 		return nil
 	}
 	if w.b == nil {
@@ -119,9 +125,9 @@ func (w *colWriter) appendVal(v any) error {
 	return nil
 }
 
-// appendPiece appends a computed one-row value of a nested column, taking
+// AppendPiece appends a computed one-row value of a nested column, taking
 // ownership of v.
-func (w *colWriter) appendPiece(v arrow.Array) {
+func (w *colWriter) AppendPiece(v arrow.Array) {
 	w.n++
 	w.flushRun()
 	w.pieces = append(w.pieces, v)

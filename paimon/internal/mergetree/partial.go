@@ -3,6 +3,8 @@ package mergetree
 import (
 	"fmt"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree/agg"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree/compare"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -29,10 +31,10 @@ import (
 type partialUpdate struct {
 	ignoreDelete   bool
 	removeOnDelete bool
-	nullable       []bool     // per need column
-	groupOf        []int      // per need column: its group, or -1
-	isSeq          []bool     // per need column: a sequence field of its group
-	aggs           []fieldAgg // per need column: nil unless an aggregated group member
+	nullable       []bool           // per need column
+	groupOf        []int            // per need column: its group, or -1
+	isSeq          []bool           // per need column: a sequence field of its group
+	aggs           []agg.Aggregator // per need column: nil unless an aggregated group member
 	groups         []puGroup
 
 	acc           []rowRef // per need column, for columns without aggregator; b == nil is NULL
@@ -46,7 +48,7 @@ type partialUpdate struct {
 // puGroup is a sequence group resolved to need columns.
 type puGroup struct {
 	seq    []int
-	cmp    []cmpFunc
+	cmp    []compare.Func
 	remove bool // a -D not older than the group removes the row
 }
 
@@ -58,7 +60,7 @@ func newPartialUpdate(c *schema.MergeOptions, need []types.DataField) (*partialU
 		nullable:       make([]bool, n),
 		groupOf:        make([]int, n),
 		isSeq:          make([]bool, n),
-		aggs:           make([]fieldAgg, n),
+		aggs:           make([]agg.Aggregator, n),
 		acc:            make([]rowRef, n),
 	}
 	byName := map[string]int{}
@@ -75,7 +77,7 @@ func newPartialUpdate(c *schema.MergeOptions, need []types.DataField) (*partialU
 				// newLayout reads every sequence field.
 				return nil, fmt.Errorf("sequence group field %q is not read", name)
 			}
-			cf, err := comparator(need[j].Type)
+			cf, err := compare.For(need[j].Type)
 			if err != nil {
 				return nil, fmt.Errorf("sequence group field %q: %w", name, err)
 			}
@@ -96,7 +98,7 @@ func newPartialUpdate(c *schema.MergeOptions, need []types.DataField) (*partialU
 		if fn == "" {
 			continue
 		}
-		g, err := newFieldAgg(fn, f, c)
+		g, err := agg.New(fn, f, c)
 		if err != nil {
 			return nil, err
 		}
@@ -111,7 +113,7 @@ func (p *partialUpdate) reset() {
 	for j := range p.acc {
 		p.acc[j] = rowRef{}
 		if p.aggs[j] != nil {
-			p.aggs[j].reset()
+			p.aggs[j].Reset()
 		}
 	}
 	p.meetInsert, p.deleteRow, p.notNullFilled = false, false, false
@@ -123,7 +125,7 @@ func (p *partialUpdate) clearRow() {
 	for j := range p.acc {
 		p.acc[j] = rowRef{}
 		if p.aggs[j] != nil {
-			p.aggs[j].clear()
+			p.aggs[j].Clear()
 		}
 	}
 }
@@ -147,7 +149,7 @@ func (p *partialUpdate) initRow(r rowRef) error {
 			return fmt.Errorf("partial-update: NOT NULL column %d is NULL in a %s record", j, r.kind())
 		}
 		if p.aggs[j] != nil {
-			p.aggs[j].setAcc(c, r.i)
+			p.aggs[j].SetAcc(c, r.i)
 		} else {
 			p.acc[j] = r
 		}
@@ -171,7 +173,7 @@ func (p *partialUpdate) add(r rowRef) error {
 			return p.retractGroups(r)
 		}
 		if p.removeOnDelete {
-			if r.kind() == Delete {
+			if r.kind() == types.Delete {
 				p.deleteRow = true
 				p.clearRow()
 				return p.initRow(r)
@@ -237,7 +239,7 @@ func (p *partialUpdate) classify(r rowRef) {
 }
 
 // compareToRow compares column j of r with the row's value (NULL first).
-func (p *partialUpdate) compareToRow(cmp cmpFunc, j int, r rowRef) int {
+func (p *partialUpdate) compareToRow(cmp compare.Func, j int, r rowRef) int {
 	acc := p.acc[j]
 	if acc.b == nil {
 		if r.b.cols[j].IsNull(r.i) {
@@ -271,14 +273,14 @@ func (p *partialUpdate) updateGroups(r rowRef) error {
 			}
 		case p.newer[gi]:
 			if g != nil {
-				if err := g.add(c, r.i); err != nil {
+				if err := g.Add(c, r.i); err != nil {
 					return err
 				}
 			} else {
 				p.set(j, r)
 			}
 		case g != nil:
-			if err := g.addReversed(c, r.i); err != nil {
+			if err := g.AddReversed(c, r.i); err != nil {
 				return err
 			}
 		}
@@ -288,7 +290,7 @@ func (p *partialUpdate) updateGroups(r rowRef) error {
 
 func (p *partialUpdate) retractGroups(r rowRef) error {
 	p.classify(r)
-	if r.kind() == Delete {
+	if r.kind() == types.Delete {
 		for gi, g := range p.groups {
 			if g.remove && p.newer[gi] {
 				p.deleteRow = true
@@ -310,7 +312,7 @@ func (p *partialUpdate) retractGroups(r rowRef) error {
 			}
 		case g != nil:
 			// Newer or older, an aggregated member is retracted.
-			if err := g.retract(c, r.i); err != nil {
+			if err := g.Retract(c, r.i); err != nil {
 				return err
 			}
 		case p.newer[gi]:
@@ -320,24 +322,24 @@ func (p *partialUpdate) retractGroups(r rowRef) error {
 	return nil
 }
 
-func (p *partialUpdate) emit(out []*colWriter, cols []int) (RowKind, bool, error) {
+func (p *partialUpdate) emit(out []*colWriter, cols []int) (types.RowKind, bool, error) {
 	if p.deleteRow || !p.meetInsert {
 		return 0, false, nil
 	}
 	for k, w := range out {
 		j := cols[k]
 		if g := p.aggs[j]; g != nil {
-			if err := g.emit(w); err != nil {
+			if err := g.Emit(w); err != nil {
 				return 0, false, err
 			}
 			continue
 		}
 		ref := p.acc[j]
 		if ref.b == nil {
-			w.appendNull()
+			w.AppendNull()
 		} else {
-			w.appendRef(ref.b.cols[j], ref.i)
+			w.AppendRef(ref.b.cols[j], ref.i)
 		}
 	}
-	return Insert, true, nil
+	return types.Insert, true, nil
 }

@@ -2,13 +2,13 @@ package read
 
 import (
 	"context"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/recordreader"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
@@ -46,54 +46,30 @@ func (r *Reader) readPK(ctx context.Context, sp *split.Split, need []types.DataF
 	pr := &pkReader{ctx: ctx, in: mr, stats: r.Stats,
 		post: &post{filter: filter, mem: mem, out: out, nFields: len(r.Fields), rowKind: r.IncludeRowKind, retract: sp.Retract,
 			insertOnly: !sp.Raw && rawConvertible(sp, r.Schema)}}
-	pr.refs.Store(1)
+	pr.Init(out, mr.Release)
 	return pr, nil
 }
 
 // pkReader applies the post stage to a merge tree reader's batches.
 type pkReader struct {
-	refs  atomic.Int64
+	recordreader.Base
 	ctx   context.Context
 	in    *mergetree.Reader
 	post  *post
 	stats *Stats
-	rec   arrow.RecordBatch
-	err   error
 }
-
-func (p *pkReader) Retain() { p.refs.Add(1) }
-
-func (p *pkReader) Release() {
-	if p.refs.Add(-1) == 0 {
-		if p.rec != nil {
-			p.rec.Release()
-			p.rec = nil
-		}
-		p.in.Release()
-	}
-}
-
-func (p *pkReader) Schema() *arrow.Schema          { return p.post.out }
-func (p *pkReader) RecordBatch() arrow.RecordBatch { return p.rec }
-
-// Record is the deprecated alias of RecordBatch.
-func (p *pkReader) Record() arrow.RecordBatch { return p.rec }
-func (p *pkReader) Err() error                { return p.err }
 
 func (p *pkReader) Next() bool {
-	if p.rec != nil {
-		p.rec.Release()
-		p.rec = nil
+	if !p.Begin() {
+		return false
 	}
-	for p.err == nil {
+	for {
 		if !p.in.Next() {
-			p.err = p.in.Err()
-			return false
+			return p.Fail(p.in.Err())
 		}
 		out, err := p.post.apply(p.ctx, p.in.RecordBatch(), true)
 		if err != nil {
-			p.err = err
-			return false
+			return p.Fail(err)
 		}
 		if out.NumRows() == 0 {
 			out.Release()
@@ -102,10 +78,8 @@ func (p *pkReader) Next() bool {
 		if p.stats != nil {
 			p.stats.RowsRead.Add(out.NumRows())
 		}
-		p.rec = out
-		return true
+		return p.Set(out)
 	}
-	return false
 }
 
 // rawConvertible is Java's test for reading a batch split without merging

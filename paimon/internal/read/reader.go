@@ -21,6 +21,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/datafile"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/recordreader"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
 	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/schema"
@@ -132,13 +133,13 @@ func (r *Reader) Read(ctx context.Context, sp *split.Split) (array.RecordReader,
 	if r.Schemas != nil {
 		rr.files.Schemas = r.Schemas
 	}
-	rr.refs.Store(1)
+	rr.Init(out, rr.free)
 	return rr, nil
 }
 
 // splitReader walks the split's files one after another.
 type splitReader struct {
-	refs   atomic.Int64
+	recordreader.Base
 	ctx    context.Context
 	r      *Reader
 	sp     *split.Split
@@ -149,47 +150,23 @@ type splitReader struct {
 
 	fileIdx int
 	cur     *datafile.Reader
-	rec     arrow.RecordBatch
-	err     error
 }
 
-func (s *splitReader) Retain() { s.refs.Add(1) }
-
-func (s *splitReader) Release() {
-	if s.refs.Add(-1) == 0 {
-		s.releaseRec()
-		if s.cur != nil {
-			s.cur.Close()
-			s.cur = nil
-		}
-	}
-}
-
-func (s *splitReader) Schema() *arrow.Schema { return s.out }
-
-func (s *splitReader) RecordBatch() arrow.RecordBatch { return s.rec }
-
-// Record is the deprecated alias of RecordBatch.
-func (s *splitReader) Record() arrow.RecordBatch { return s.rec }
-
-func (s *splitReader) Err() error { return s.err }
-
-func (s *splitReader) releaseRec() {
-	if s.rec != nil {
-		s.rec.Release()
-		s.rec = nil
+// free closes the open file when the last reference goes.
+func (s *splitReader) free() {
+	if s.cur != nil {
+		s.cur.Close()
+		s.cur = nil
 	}
 }
 
 func (s *splitReader) Next() bool {
-	s.releaseRec()
-	if s.err != nil {
+	if !s.Begin() {
 		return false
 	}
 	for {
 		if err := s.ctx.Err(); err != nil {
-			s.err = err
-			return false
+			return s.Fail(err)
 		}
 		if s.cur == nil {
 			if s.fileIdx >= len(s.sp.Files) {
@@ -199,8 +176,7 @@ func (s *splitReader) Next() bool {
 			s.fileIdx++
 			fr, err := s.openFile(f)
 			if err != nil {
-				s.err = err
-				return false
+				return s.Fail(err)
 			}
 			s.cur = fr
 		}
@@ -211,14 +187,12 @@ func (s *splitReader) Next() bool {
 			continue
 		}
 		if err != nil {
-			s.err = err // names the file
-			return false
+			return s.Fail(err) // names the file
 		}
 		out, err := s.finish(rec)
 		rec.Release()
 		if err != nil {
-			s.err = fmt.Errorf("read data file %s: %w", s.cur.Path(), err)
-			return false
+			return s.Fail(fmt.Errorf("read data file %s: %w", s.cur.Path(), err))
 		}
 		if out.NumRows() == 0 {
 			out.Release()
@@ -227,8 +201,7 @@ func (s *splitReader) Next() bool {
 		if st := s.r.Stats; st != nil {
 			st.RowsRead.Add(out.NumRows())
 		}
-		s.rec = out
-		return true
+		return s.Set(out)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -516,7 +517,7 @@ func rescale(v decimal128.Num, from, to, precision int32) (decimal128.Num, bool)
 func subUnit(millis, sub int64, u arrow.TimeUnit) int64 {
 	switch u {
 	case arrow.Second:
-		return (millis-floorDiv(millis, 1000)*1000)*1_000_000 + sub
+		return (millis-arith.FloorDiv(millis, 1000)*1000)*1_000_000 + sub
 	case arrow.Millisecond:
 		return sub
 	case arrow.Microsecond:
@@ -591,21 +592,13 @@ func (c *timestampColumn) read(b array.Builder, n int, parent []bool) error {
 			}
 			v = millis*1_000_000 + sub
 		case arrow.Second:
-			v = floorDiv(millis, 1000)
+			v = arith.FloorDiv(millis, 1000)
 		}
 		c.vals[i] = arrow.Timestamp(v)
 	}
 	spread(c.vals, valid)
 	b.(*array.TimestampBuilder).AppendValues(c.vals, valid)
 	return nil
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
 }
 
 func parseNanos(v int64) int64 {

@@ -1,31 +1,34 @@
-package mergetree
+// Package compare orders the values of Paimon scalar types the way Java's
+// generated RecordComparator does: the order of primary keys, sequence
+// fields and the min/max aggregates of the merge tree.
+package compare
 
 import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
-// cmpFunc compares value i of a with value j of b, two arrays of the same
+// Func compares value i of a with value j of b, two arrays of the same
 // Arrow type. NULL sorts first: primary keys are never NULL, and Java's
 // generated sequence-field comparator uses nullIsLast=false
 // (UserDefinedSeqComparator, CodeGeneratorImpl).
-type cmpFunc func(a arrow.Array, i int, b arrow.Array, j int) int
+type Func func(a arrow.Array, i int, b arrow.Array, j int) int
 
-// comparator returns the natural-order comparator of a Paimon scalar type
+// For returns the natural-order comparator of a Paimon scalar type
 // as Java's RecordComparator orders it: integers and dates numerically,
 // floating point with Float.compare/Double.compare (-0.0 < 0.0, NaN
 // largest), strings and binaries as unsigned bytes (BinaryString.compareTo),
 // decimals numerically, timestamps by (millis, nanos of milli) — which is
 // the order of the single-unit Arrow value.
-func comparator(t types.DataType) (cmpFunc, error) {
-	var f cmpFunc
+func For(t types.DataType) (Func, error) {
+	var f Func
 	switch t.Root {
 	case types.Boolean:
 		f = func(a arrow.Array, i int, b arrow.Array, j int) int {
@@ -56,11 +59,11 @@ func comparator(t types.DataType) (cmpFunc, error) {
 		}
 	case types.Float:
 		f = func(a arrow.Array, i int, b arrow.Array, j int) int {
-			return javaFloatCompare(float64(a.(*array.Float32).Value(i)), float64(b.(*array.Float32).Value(j)))
+			return arith.CompareDouble(float64(a.(*array.Float32).Value(i)), float64(b.(*array.Float32).Value(j)))
 		}
 	case types.Double:
 		f = func(a arrow.Array, i int, b arrow.Array, j int) int {
-			return javaFloatCompare(a.(*array.Float64).Value(i), b.(*array.Float64).Value(j))
+			return arith.CompareDouble(a.(*array.Float64).Value(i), b.(*array.Float64).Value(j))
 		}
 	case types.Decimal:
 		f = func(a arrow.Array, i int, b arrow.Array, j int) int {
@@ -104,34 +107,11 @@ func comparator(t types.DataType) (cmpFunc, error) {
 	}, nil
 }
 
-// javaFloatCompare is Double.compare: -0.0 < 0.0 and NaN above +Inf, equal
-// to itself.
-func javaFloatCompare(x, y float64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	xb, yb := javaBits(x), javaBits(y)
-	return cmp.Compare(xb, yb)
-}
-
-// javaBits is Double.doubleToLongBits: NaNs collapse to one canonical bit
-// pattern, so the signed comparison of bits orders -0.0 before 0.0 and NaN
-// after everything.
-func javaBits(x float64) int64 {
-	if math.IsNaN(x) {
-		return 0x7ff8000000000000
-	}
-	return int64(math.Float64bits(x))
-}
-
-// compareValues orders two decoded Go values of one scalar Paimon type
+// Values orders two decoded Go values of one scalar Paimon type
 // (the value types of binrow.Decode), with NULL first. It is used for
 // file min/max keys from manifests. ok is false for values it cannot
 // order.
-func compareValues(x, y any) (c int, ok bool) {
+func Values(x, y any) (c int, ok bool) {
 	switch {
 	case x == nil && y == nil:
 		return 0, true
@@ -167,10 +147,10 @@ func compareValues(x, y any) (c int, ok bool) {
 		return cmp.Compare(a, b), ok
 	case float32:
 		b, ok := y.(float32)
-		return javaFloatCompare(float64(a), float64(b)), ok
+		return arith.CompareDouble(float64(a), float64(b)), ok
 	case float64:
 		b, ok := y.(float64)
-		return javaFloatCompare(a, b), ok
+		return arith.CompareDouble(a, b), ok
 	case string:
 		b, ok := y.(string)
 		return cmp.Compare(a, b), ok

@@ -1,4 +1,15 @@
-package mergetree
+// Package roaring64 reproduces FieldRoaringBitmap64Agg of Java Paimon
+// 1.3.1. Its values are Roaring64Bitmap.serialize(DataOutput) of
+// RoaringBitmap 1.2.1 (shaded into paimon-common), after runOptimize: the
+// layout of the bitmap's in-memory ART (adaptive radix tree over the high 48
+// bits) and of its two-level container store, not the portable 64-bit
+// format. The merged bytes depend on the accumulator's tree shape, on
+// container slot allocation and on the container type each in-place OR
+// returns, so the Java classes (Art, Node4/16/48/256, LeafNode, Containers,
+// Array/Bitmap/RunContainer.ior, runOptimize) are ported here step by step
+// rather than recomputed from the set of values: a canonical re-encoding
+// would differ from Java's bytes.
+package roaring64
 
 import (
 	"encoding/binary"
@@ -6,17 +17,6 @@ import (
 	"fmt"
 	"math/bits"
 )
-
-// This file reproduces FieldRoaringBitmap64Agg of Java Paimon 1.3.1. Its
-// values are Roaring64Bitmap.serialize(DataOutput) of RoaringBitmap 1.2.1
-// (shaded into paimon-common), after runOptimize: the layout of the bitmap's
-// in-memory ART (adaptive radix tree over the high 48 bits) and of its
-// two-level container store, not the portable 64-bit format. The merged bytes
-// depend on the accumulator's tree shape, on container slot allocation and on
-// the container type each in-place OR returns, so the Java classes (Art,
-// Node4/16/48/256, LeafNode, Containers, Array/Bitmap/RunContainer.ior,
-// runOptimize) are ported here step by step rather than recomputed from the
-// set of values: a canonical re-encoding would differ from Java's bytes.
 
 // Node types in NodeType ordinal order.
 const (
@@ -607,9 +607,9 @@ func (cs *r64Containers) add(c *r64Container) (int64, error) {
 	return int64(cs.first)<<32 | int64(cs.second), nil
 }
 
-// roaring64 is a Roaring64Bitmap: its ART, the key count the ART keeps and
+// bitmap is a Roaring64Bitmap: its ART, the key count the ART keeps and
 // its containers. root == nil is the empty bitmap.
-type roaring64 struct {
+type bitmap struct {
 	keys int64
 	root *r64Node
 	cs   r64Containers
@@ -664,9 +664,9 @@ func (r *r64Reader) u64() uint64 {
 // the layout says and ignores bytes after it; what Java could not read, or
 // what no Java writer produces (unsorted values, a wrong cardinality), is an
 // error.
-func readR64(b []byte) (*roaring64, error) {
+func readR64(b []byte) (*bitmap, error) {
 	r := &r64Reader{b: b}
-	bm := &roaring64{cs: r64Containers{first: -1}}
+	bm := &bitmap{cs: r64Containers{first: -1}}
 	if r.u8() == 0 { // HighLowContainer EMPTY_TAG
 		return bm, r.err
 	}
@@ -869,7 +869,7 @@ func readR64Container(r *r64Reader) (*r64Container, error) {
 }
 
 // leaves are the (key, container) pairs in Java's key iteration order.
-func (bm *roaring64) leaves() []*r64Node {
+func (bm *bitmap) leaves() []*r64Node {
 	var out []*r64Node
 	var walk func(n *r64Node)
 	walk = func(n *r64Node) {
@@ -888,7 +888,7 @@ func (bm *roaring64) leaves() []*r64Node {
 }
 
 // or is Roaring64Bitmap.or(x2).
-func (bm *roaring64) or(x *roaring64) error {
+func (bm *bitmap) or(x *bitmap) error {
 	for _, leaf := range x.leaves() {
 		c2, err := x.cs.get(leaf.cidx)
 		if err != nil {
@@ -916,7 +916,7 @@ func (bm *roaring64) or(x *roaring64) error {
 	return nil
 }
 
-func (bm *roaring64) runOptimize() {
+func (bm *bitmap) runOptimize() {
 	if bm.cs.size <= 0 {
 		return // ContainerIterator.hasNext trusts the stored container count
 	}
@@ -930,7 +930,7 @@ func (bm *roaring64) runOptimize() {
 }
 
 // serialize is Roaring64Bitmap.serialize(DataOutput).
-func (bm *roaring64) serialize() []byte {
+func (bm *bitmap) serialize() []byte {
 	if bm.root == nil {
 		return []byte{0}
 	}
@@ -998,10 +998,10 @@ func (bm *roaring64) serialize() []byte {
 	return out
 }
 
-// mergeRbm64 is FieldRoaringBitmap64Agg.agg on two non-null values:
+// Merge is FieldRoaringBitmap64Agg.agg on two non-null values:
 // deserialize both, OR the input into the accumulator, runOptimize,
 // serialize.
-func mergeRbm64(acc, in []byte) ([]byte, error) {
+func Merge(acc, in []byte) ([]byte, error) {
 	a, err := readR64(acc)
 	if err != nil {
 		return nil, fmt.Errorf("accumulated bitmap: %w", err)

@@ -1,4 +1,4 @@
-package mergetree
+package roaring64
 
 import (
 	"bufio"
@@ -59,7 +59,7 @@ func javaRbm64Values(t *testing.T) [][]byte {
 }
 
 // values lists a bitmap's 64-bit values in key order.
-func (bm *roaring64) values(t *testing.T) []uint64 {
+func (bm *bitmap) values(t *testing.T) []uint64 {
 	t.Helper()
 	var out []uint64
 	for _, leaf := range bm.leaves() {
@@ -117,7 +117,7 @@ func TestRbm64UnionValues(t *testing.T) {
 	}
 	for i, a := range vals {
 		for j, b := range vals {
-			m, err := mergeRbm64(a, b)
+			m, err := Merge(a, b)
 			if err != nil {
 				t.Fatalf("merge %d|%d: %v", i, j, err)
 			}
@@ -153,8 +153,8 @@ func TestRbm64Malformed(t *testing.T) {
 				t.Fatalf("panic on %x | %x: %v", a, b, r)
 			}
 		}()
-		_, _ = mergeRbm64(a, b)
-		_, _ = mergeRbm64(b, a)
+		_, _ = Merge(a, b)
+		_, _ = Merge(b, a)
 	}
 	for _, v := range vals[:min(len(vals), 6)] {
 		step := max(1, len(v)/150)
@@ -169,7 +169,7 @@ func TestRbm64Malformed(t *testing.T) {
 			}
 		}
 	}
-	if _, err := mergeRbm64(good, nil); err == nil {
+	if _, err := Merge(good, nil); err == nil {
 		t.Error("an empty value must be an error, as Java's readByte fails")
 	}
 }

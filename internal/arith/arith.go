@@ -1,0 +1,71 @@
+// Package arith holds the small integer, decimal and time-unit helpers that
+// the readers and encoders share, with Java's semantics where they differ
+// from Go's. It imports nothing of the module, so every package of it can
+// use it.
+package arith
+
+import (
+	"math"
+	"math/big"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// FloorDiv is Java's Math.floorDiv: the quotient rounded toward negative
+// infinity, where Go's / truncates toward zero. Kept this small so it
+// inlines into the per-value loops that call it.
+func FloorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// Pow10 is 10^n as a new big.Int, for scaling unscaled decimals.
+func Pow10(n int) *big.Int {
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+}
+
+// UnitsPerSecond is the number of ticks of u in one second.
+func UnitsPerSecond(u arrow.TimeUnit) int64 {
+	switch u {
+	case arrow.Second:
+		return 1
+	case arrow.Millisecond:
+		return 1_000
+	case arrow.Microsecond:
+		return 1_000_000
+	}
+	return 1_000_000_000
+}
+
+// CompareDouble is Java's Double.compare: a total order with -0.0 < 0.0 and
+// NaN (any payload) equal to itself and above +Inf, which Paimon's
+// comparators and statistics follow where Go's < does not.
+func CompareDouble(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	an, bn := math.IsNaN(a), math.IsNaN(b)
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	case bn:
+		return -1
+	}
+	// Equal numerically: only ±0 differ.
+	sa, sb := math.Signbit(a), math.Signbit(b)
+	switch {
+	case sa == sb:
+		return 0
+	case sa:
+		return -1
+	}
+	return 1
+}
