@@ -15,7 +15,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
-	"github.com/connect-paimon/connect-paimon/paimon/schema"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 )
 
 // Catalog is where tables are found: a filesystem catalog (databases are

@@ -10,8 +10,8 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/restcatalog"
-	"github.com/connect-paimon/connect-paimon/paimon/schema"
-	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/snapshot"
 )
 
 // RESTOptions select Paimon's REST catalog (Java's and pypaimon's

@@ -4,9 +4,9 @@ import (
 	"errors"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/restcatalog"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/stream"
-	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 

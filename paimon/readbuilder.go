@@ -9,12 +9,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/read"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/snapshot"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
-	"github.com/connect-paimon/connect-paimon/paimon/predicate"
-	"github.com/connect-paimon/connect-paimon/paimon/schema"
-	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
-	"github.com/connect-paimon/connect-paimon/paimon/predicate"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/predicate"
 )
 
 // StreamConfig describes a streaming read as plain data, for callers that

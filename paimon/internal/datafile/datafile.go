@@ -25,9 +25,9 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/cast"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/deletionvector"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/predicate"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
-	"github.com/connect-paimon/connect-paimon/paimon/predicate"
-	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 

@@ -18,9 +18,9 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/datafile"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/snapshot"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
-	"github.com/connect-paimon/connect-paimon/paimon/schema"
-	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 	"github.com/connect-paimon/connect-paimon/tests/interop"
 )

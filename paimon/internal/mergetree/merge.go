@@ -20,8 +20,8 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree/agg"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree/compare"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/recordreader"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
-	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 

@@ -19,8 +19,8 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/manifest"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
-	"github.com/connect-paimon/connect-paimon/paimon/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 

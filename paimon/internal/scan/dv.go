@@ -6,8 +6,8 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/manifest"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/snapshot"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
-	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
 )
 
 // indexTypeDV is the index type of deletion-vector index files.

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
-	"github.com/connect-paimon/connect-paimon/paimon/schema"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 

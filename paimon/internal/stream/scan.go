@@ -16,8 +16,8 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
-	"github.com/connect-paimon/connect-paimon/paimon/schema"
-	"github.com/connect-paimon/connect-paimon/paimon/snapshot"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/snapshot"
 )
 
 // Table is what a scan needs of the table it follows; the facade's Table

@@ -14,7 +14,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon/internal/mergetree/compare"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/roaring64"
-	"github.com/connect-paimon/connect-paimon/paimon/schema"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
