@@ -7,6 +7,7 @@ import (
 	"github.com/redpanda-data/benthos/v4/public/service"
 
 	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // The catalog field selects where tables are found: the warehouse
@@ -116,7 +117,7 @@ func validateCatalog(c catalogConfig) []error {
 				errs = append(errs, fieldError(f(fieldCatalogToken), "must be set for token_provider bear"))
 			}
 		case "dlf":
-			errs = append(errs, fieldError(f(fieldCatalogTokenProvider), "dlf (Aliyun DLF request signing, Java's token.provider=dlf) is not supported yet: %v", paimon.ErrUnsupported))
+			errs = append(errs, fieldError(f(fieldCatalogTokenProvider), "dlf (Aliyun DLF request signing, Java's token.provider=dlf) is not supported yet: %v", types.ErrUnsupported))
 		default:
 			errs = append(errs, fieldError(f(fieldCatalogTokenProvider), "unknown provider %q (want bear)", c.TokenProvider))
 		}

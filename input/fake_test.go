@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // fakeRows is a fake split's content: ids with their row kinds, served in
@@ -26,7 +27,7 @@ type fakeRows struct {
 }
 
 var fakeSchema = arrow.NewSchema([]arrow.Field{
-	{Name: paimon.RowKindColumn, Type: arrow.BinaryTypes.String},
+	{Name: types.RowKindColumn, Type: arrow.BinaryTypes.String},
 	{Name: "id", Type: arrow.PrimitiveTypes.Int64},
 }, nil)
 

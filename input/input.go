@@ -14,6 +14,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/input/checkpoint"
 	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // Metadata keys set on every message.
@@ -37,7 +38,7 @@ func Register(env *service.Environment) error { return register(env, openTable) 
 // register adds the paimon input to env, reading tables through open (the
 // tests' fakes, or openTable).
 func register(env *service.Environment, open opener) error {
-	return env.RegisterBatchInput("paimon", Spec(), newConstructor(open))
+	return env.RegisterBatchInput("paimon", inputSpec(), newConstructor(open))
 }
 
 // newConstructor returns the Benthos constructor of the paimon input. It only
@@ -346,7 +347,7 @@ func (p *paimonInput) Close(ctx context.Context) error {
 func describeSchemaChange(old, cur *arrow.Schema) string {
 	var added, dropped, changed []string
 	for _, f := range cur.Fields() {
-		if f.Name == paimon.RowKindColumn {
+		if f.Name == types.RowKindColumn {
 			continue
 		}
 		idx := old.FieldIndices(f.Name)
@@ -358,7 +359,7 @@ func describeSchemaChange(old, cur *arrow.Schema) string {
 		}
 	}
 	for _, f := range old.Fields() {
-		if f.Name != paimon.RowKindColumn && len(cur.FieldIndices(f.Name)) == 0 {
+		if f.Name != types.RowKindColumn && len(cur.FieldIndices(f.Name)) == 0 {
 			dropped = append(dropped, f.Name)
 		}
 	}

@@ -181,7 +181,7 @@ func TestMetadata(t *testing.T) {
 // the plans (TestRealShardingExactlyOnce reads a real table that way): the
 // input filters nothing itself.
 func TestShardingByBucket(t *testing.T) {
-	pc, err := Spec().ParseYAML("warehouse: /wh\ntable: db.t\nshard:\n  index: 1\n  count: 3\n", lintEnv(t))
+	pc, err := inputSpec().ParseYAML("warehouse: /wh\ntable: db.t\nshard:\n  index: 1\n  count: 3\n", lintEnv(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +304,7 @@ func TestReadErrorResumesSplit(t *testing.T) {
 // ReadBatch and acks.
 func directInput(t *testing.T, src *fakeSource, yaml string) *paimonInput {
 	t.Helper()
-	pc, err := Spec().ParseYAML("warehouse: /wh\ntable: db.t\n"+yaml, service.NewEnvironment())
+	pc, err := inputSpec().ParseYAML("warehouse: /wh\ntable: db.t\n"+yaml, service.NewEnvironment())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +449,7 @@ func TestNoConsumerNoCommit(t *testing.T) {
 }
 
 func TestConnectErrorNamesTable(t *testing.T) {
-	pc, _ := Spec().ParseYAML("warehouse: /nowhere\ntable: db.missing\n", service.NewEnvironment())
+	pc, _ := inputSpec().ParseYAML("warehouse: /nowhere\ntable: db.missing\n", service.NewEnvironment())
 	cfg, err := parseConfig(pc)
 	if err != nil {
 		t.Fatal(err)
@@ -466,7 +466,7 @@ func TestConnectErrorNamesTable(t *testing.T) {
 // Each layer names the table once: an opener error that already names the
 // table and warehouse (the library's do) is not wrapped with them again.
 func TestConnectErrorNamesTableOnce(t *testing.T) {
-	pc, _ := Spec().ParseYAML("warehouse: /nowhere\ntable: db.missing\n", service.NewEnvironment())
+	pc, _ := inputSpec().ParseYAML("warehouse: /nowhere\ntable: db.missing\n", service.NewEnvironment())
 	cfg, err := parseConfig(pc)
 	if err != nil {
 		t.Fatal(err)

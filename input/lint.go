@@ -126,7 +126,7 @@ func validateNode(v *yaml.Node, unresolved string) error {
 	if strings.Contains(string(body), unresolved) {
 		return nil
 	}
-	pc, err := Spec().ParseYAML(string(body), nil)
+	pc, err := inputSpec().ParseYAML(string(body), nil)
 	if err != nil {
 		return err
 	}

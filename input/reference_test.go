@@ -155,7 +155,7 @@ type specDoc struct {
 
 func inputView() (*service.ConfigView, error) {
 	env := service.NewEnvironment()
-	err := env.RegisterBatchInput("paimon", Spec(), func(*service.ParsedConfig, *service.Resources) (service.BatchInput, error) {
+	err := env.RegisterBatchInput("paimon", inputSpec(), func(*service.ParsedConfig, *service.Resources) (service.BatchInput, error) {
 		return nil, nil
 	})
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"github.com/redpanda-data/benthos/v4/public/schema"
 	"github.com/redpanda-data/benthos/v4/public/service"
 
-	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // MetaSchema is the metadata key of the typed schema of the message body:
@@ -27,7 +27,7 @@ const MetaSchema = "paimon_schema"
 func bodySchema(sch *arrow.Schema) (schema.Common, error) {
 	root := schema.Common{Type: schema.Object}
 	for _, f := range sch.Fields() {
-		if f.Name == paimon.RowKindColumn {
+		if f.Name == types.RowKindColumn {
 			continue
 		}
 		c, err := fieldSchema(f)

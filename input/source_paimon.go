@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	service.MustRegisterBatchInput("paimon", Spec(), newConstructor(openTable))
+	service.MustRegisterBatchInput("paimon", inputSpec(), newConstructor(openTable))
 }
 
 // openTable is the opener over the paimon library: a filesystem catalog at

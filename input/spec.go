@@ -288,8 +288,8 @@ func readSpecField(f readspec.Field, name string) *service.ConfigField {
 	return cf
 }
 
-// Spec returns the configuration spec of the paimon input.
-func Spec() *service.ConfigSpec {
+// inputSpec returns the configuration spec of the paimon input.
+func inputSpec() *service.ConfigSpec {
 	return service.NewConfigSpec().
 		Beta().
 		Categories("Services").

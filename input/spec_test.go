@@ -17,7 +17,7 @@ import (
 func lintEnv(t *testing.T) *service.Environment {
 	t.Helper()
 	env := service.NewEnvironment()
-	err := env.RegisterBatchInput("paimon", Spec(), func(*service.ParsedConfig, *service.Resources) (service.BatchInput, error) {
+	err := env.RegisterBatchInput("paimon", inputSpec(), func(*service.ParsedConfig, *service.Resources) (service.BatchInput, error) {
 		return nil, nil
 	})
 	if err != nil {
@@ -256,7 +256,7 @@ storage:
   max_retries: 2
   request_timeout: 3s
 `
-	pc, err := Spec().ParseYAML(yaml, env)
+	pc, err := inputSpec().ParseYAML(yaml, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ storage:
 
 func TestParseConfigDefaults(t *testing.T) {
 	env := lintEnv(t)
-	pc, err := Spec().ParseYAML("warehouse: /wh\ntable: db.t\n", env)
+	pc, err := inputSpec().ParseYAML("warehouse: /wh\ntable: db.t\n", env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +350,7 @@ func TestParseConfigErrorsNameField(t *testing.T) {
 		"table: db.t\nstorage: {request_timeout: -1s}\n":                             "field storage.request_timeout",
 	}
 	for y, want := range cases {
-		pc, err := Spec().ParseYAML("warehouse: /wh\n"+y, env)
+		pc, err := inputSpec().ParseYAML("warehouse: /wh\n"+y, env)
 		if err != nil {
 			t.Fatalf("%q: %v", y, err)
 		}
@@ -366,7 +366,7 @@ func TestParseConfigErrorsNameField(t *testing.T) {
 func TestParseConfigConsumerIDLibraryRule(t *testing.T) {
 	env := lintEnv(t)
 	for _, id := range []string{`"a\u0001b"`, `"tab\there"`, strings.Repeat("x", consumer.MaxIDLength+1), `"a/b"`, `".."`, `""`} {
-		pc, err := Spec().ParseYAML("warehouse: /wh\ntable: db.t\nconsumer_id: "+id+"\n", env)
+		pc, err := inputSpec().ParseYAML("warehouse: /wh\ntable: db.t\nconsumer_id: "+id+"\n", env)
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)
 		}
@@ -375,7 +375,7 @@ func TestParseConfigConsumerIDLibraryRule(t *testing.T) {
 			t.Errorf("consumer_id %.20s: want an error naming the field, got %v", id, err)
 		}
 	}
-	pc, err := Spec().ParseYAML("warehouse: /wh\ntable: db.t\nconsumer_id: "+strings.Repeat("x", consumer.MaxIDLength)+"\n", env)
+	pc, err := inputSpec().ParseYAML("warehouse: /wh\ntable: db.t\nconsumer_id: "+strings.Repeat("x", consumer.MaxIDLength)+"\n", env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,7 +408,7 @@ func TestReadsBucket(t *testing.T) {
 // objstore.Options spells it as negative, because its 0 means "default".
 func TestParseStorageZeroDisables(t *testing.T) {
 	env := lintEnv(t)
-	pc, err := Spec().ParseYAML("warehouse: s3://b/wh\ntable: db.t\nstorage:\n  max_retries: 0\n  request_timeout: 0s\n  credentials:\n    anonymous: true\n", env)
+	pc, err := inputSpec().ParseYAML("warehouse: s3://b/wh\ntable: db.t\nstorage:\n  max_retries: 0\n  request_timeout: 0s\n  credentials:\n    anonymous: true\n", env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -425,7 +425,7 @@ func TestParseStorageZeroDisables(t *testing.T) {
 // The storage.azure fields reach objstore.Options' Azure credentials.
 func TestParseStorageAzure(t *testing.T) {
 	env := lintEnv(t)
-	pc, err := Spec().ParseYAML("warehouse: abfs://c@acct.dfs.core.windows.net/wh\ntable: db.t\nstorage:\n  azure:\n    storage_account: acct\n    storage_access_key: a2V5\n    storage_sas_token: sv=1\n    storage_connection_string: DefaultEndpointsProtocol=http\n", env)
+	pc, err := inputSpec().ParseYAML("warehouse: abfs://c@acct.dfs.core.windows.net/wh\ntable: db.t\nstorage:\n  azure:\n    storage_account: acct\n    storage_access_key: a2V5\n    storage_sas_token: sv=1\n    storage_connection_string: DefaultEndpointsProtocol=http\n", env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +444,7 @@ func TestParseStorageAzure(t *testing.T) {
 func TestParseConfigRESTCatalog(t *testing.T) {
 	env := service.NewEnvironment()
 	parse := func(yaml string) (config, error) {
-		pc, err := Spec().ParseYAML(yaml, env)
+		pc, err := inputSpec().ParseYAML(yaml, env)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -489,7 +489,7 @@ func TestConfigAliases(t *testing.T) {
 	env := lintEnv(t)
 	parse := func(y string) config {
 		t.Helper()
-		pc, err := Spec().ParseYAML("warehouse: /wh\ntable: db.t\n"+y, env)
+		pc, err := inputSpec().ParseYAML("warehouse: /wh\ntable: db.t\n"+y, env)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // Catalog is where tables are found: a filesystem catalog (databases are
@@ -235,7 +236,7 @@ func (c *Catalog) GetTable(ctx context.Context, name string, opts ...TableOption
 		tbl, cfg.branch = m[1], m[2]
 	}
 	if strings.Contains(tbl, "$") {
-		return nil, fmt.Errorf("table %q: system tables: %w", name, ErrUnsupported)
+		return nil, fmt.Errorf("table %q: system tables: %w", name, types.ErrUnsupported)
 	}
 	for _, n := range []string{db, tbl} {
 		if err := validateName(n); err != nil {

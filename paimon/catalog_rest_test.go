@@ -13,6 +13,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/restcatalog/resttest"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
 
@@ -169,7 +170,7 @@ func TestRESTCatalogErrors(t *testing.T) {
 func TestRESTCatalogRefusesDLFAndBadOptions(t *testing.T) {
 	ctx := context.Background()
 	_, err := paimon.OpenCatalog(ctx, "wh", paimon.WithREST(paimon.RESTOptions{URI: "http://127.0.0.1:1", TokenProvider: "dlf"}))
-	if !paimon.IsPermanent(err) || !errors.Is(err, paimon.ErrUnsupported) || !strings.Contains(err.Error(), "token.provider=dlf") {
+	if !paimon.IsPermanent(err) || !errors.Is(err, types.ErrUnsupported) || !strings.Contains(err.Error(), "token.provider=dlf") {
 		t.Fatalf("dlf: %v", err)
 	}
 	_, err = paimon.OpenCatalog(ctx, "wh", paimon.WithREST(paimon.RESTOptions{Token: "t"}))

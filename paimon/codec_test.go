@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
 
@@ -48,7 +49,7 @@ func TestUnreadableCodecRefusedAtOpen(t *testing.T) {
 			}
 			continue
 		}
-		if !errors.Is(err, paimon.ErrUnsupported) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "demo.orders") {
+		if !errors.Is(err, types.ErrUnsupported) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "demo.orders") {
 			t.Errorf("%s: want ErrUnsupported naming %q and the table, got %v", opts, want, err)
 		}
 	}

@@ -10,11 +10,6 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
-// ErrUnsupported marks tables and files using a Paimon feature this reader
-// does not implement yet; errors wrapping it name the feature and the table
-// or file. It is types.ErrUnsupported.
-var ErrUnsupported = types.ErrUnsupported
-
 // ErrExpired is wrapped by the error a streaming scan returns when its next
 // snapshot was expired and the policy is ExpiredFail.
 var ErrExpired = stream.ErrExpired
@@ -39,15 +34,11 @@ func (e *FieldError) Error() string { return e.Field + ": " + e.Err.Error() }
 
 func (e *FieldError) Unwrap() error { return e.Err }
 
-// ErrCorrupt marks metadata that contradicts what its parent records (a
-// truncated manifest, an empty snapshot file). It is types.ErrCorrupt.
-var ErrCorrupt = types.ErrCorrupt
-
 // IsPermanent reports whether retrying the operation that returned err
 // cannot succeed: an invalid configuration (*FieldError, a filter that does
 // not parse or names no column), a missing table, warehouse, branch or file,
-// a feature the reader refuses (ErrUnsupported), corrupt metadata
-// (ErrCorrupt), or a position that is gone (ErrExpired, ErrRecreated), a consumer another
+// a feature the reader refuses (types.ErrUnsupported), corrupt metadata
+// (types.ErrCorrupt), or a position that is gone (ErrExpired, ErrRecreated), a consumer another
 // writer uses (ErrConsumerConflict), a REST catalog's refusal (401, 403, 404, 409 and
 // other 4xx but 408/429, 501), malformed answer or invalid catalog option.
 // Everything else — I/O errors, timeouts, 5xx answers after the object
@@ -62,8 +53,8 @@ func IsPermanent(err error) bool {
 	return errors.As(err, &fe) ||
 		errors.Is(err, predicate.ErrInvalid) ||
 		errors.Is(err, fileio.ErrNotExist) ||
-		errors.Is(err, ErrUnsupported) ||
-		errors.Is(err, ErrCorrupt) ||
+		errors.Is(err, types.ErrUnsupported) ||
+		errors.Is(err, types.ErrCorrupt) ||
 		errors.Is(err, ErrExpired) ||
 		errors.Is(err, ErrRecreated) ||
 		errors.Is(err, ErrConsumerConflict) ||

@@ -15,6 +15,8 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/predicate"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
 
@@ -190,7 +192,7 @@ func TestBatchReadRowKindAndStats(t *testing.T) {
 		t.Error("stats counted no rows")
 	}
 	sch, err := rb.NewRead().OutputSchema()
-	if err != nil || sch.Field(0).Name != paimon.RowKindColumn {
+	if err != nil || sch.Field(0).Name != types.RowKindColumn {
 		t.Fatalf("output schema %v, %v", sch, err)
 	}
 }
@@ -230,13 +232,13 @@ func TestTableConsumersAndParseFilter(t *testing.T) {
 	if _, ok, err := m.Consumer(context.Background(), "nobody"); err != nil || ok {
 		t.Errorf("unknown consumer: ok %v, err %v", ok, err)
 	}
-	if p, err := paimon.ParseFilter("", tbl.Schema().Fields); p != nil || err != nil {
+	if p, err := predicate.Parse("", tbl.Schema().Fields); p != nil || err != nil {
 		t.Errorf("empty filter: %v, %v", p, err)
 	}
-	if p, err := paimon.ParseFilter("id > 3", tbl.Schema().Fields); p == nil || err != nil {
+	if p, err := predicate.Parse("id > 3", tbl.Schema().Fields); p == nil || err != nil {
 		t.Errorf("filter: %v, %v", p, err)
 	}
-	if _, err := paimon.ParseFilter("nope > 3", tbl.Schema().Fields); err == nil {
+	if _, err := predicate.Parse("nope > 3", tbl.Schema().Fields); err == nil {
 		t.Error("unknown column accepted")
 	}
 }

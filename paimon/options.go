@@ -33,7 +33,7 @@ type ReadOptions struct {
 	Allocator memory.Allocator
 	// BucketFilter keeps only the buckets it accepts (nil: all).
 	BucketFilter func(bucket int32) bool
-	// IncludeRowKind adds a leading RowKindColumn (+I, -U, +U, -D).
+	// IncludeRowKind adds a leading types.RowKindColumn (+I, -U, +U, -D).
 	IncludeRowKind bool
 	// Stats, when set, counts the files, bytes and rows reads opened.
 	Stats *ReadStats
@@ -77,7 +77,7 @@ func (o *ReadOptions) readerFor(t *Table, sp *Split) (*read.Reader, error) {
 
 // ArrowSchema returns the Arrow schema the library reads fields as (the
 // mapping in docs/ARCHITECTURE.md), without the row kind column. Types the
-// reader refuses fail with an error wrapping ErrUnsupported.
+// reader refuses fail with an error wrapping types.ErrUnsupported.
 func ArrowSchema(fields []types.DataField) (*arrow.Schema, error) {
 	return arrowconv.Schema(fields)
 }

@@ -96,7 +96,7 @@ func (rb *ReadBuilder) WithBucketFilter(f func(bucket int32) bool) *ReadBuilder 
 	return rb
 }
 
-// WithIncludeRowKind adds a leading RowKindColumn; a batch read of a
+// WithIncludeRowKind adds a leading types.RowKindColumn; a batch read of a
 // primary-key table yields the merged rows, +I or +U.
 func (rb *ReadBuilder) WithIncludeRowKind(v bool) *ReadBuilder {
 	rb.opts.IncludeRowKind = v
@@ -319,10 +319,6 @@ type Read struct {
 // ReadStats are counters of the files, bytes and rows reads really opened;
 // a caller can read them while reads run.
 type ReadStats = read.Stats
-
-// RowKindColumn is the name of the string column holding each row's kind
-// (+I, -U, +U, -D) when a read includes row kinds (pypaimon's name).
-const RowKindColumn = read.RowKindColumn
 
 // DefaultBatchSize is the number of rows per record batch when a read
 // does not set one.

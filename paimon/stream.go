@@ -67,9 +67,9 @@ func ParseExpiredPolicy(s string) (ExpiredPolicy, error) { return stream.ParseEx
 // went instead (StreamPlan.Expired).
 type ExpiredSkip = stream.ExpiredSkip
 
-// DefaultPollInterval is how long a streaming scan waits before looking
+// defaultPollInterval is how long a streaming scan waits before looking
 // for the next snapshot again when none is set.
-const DefaultPollInterval = time.Second
+const defaultPollInterval = time.Second
 
 // StreamReadBuilder configures a streaming read option by option, the Go
 // face of pypaimon's StreamReadBuilder. It fills a StreamConfig, the one
@@ -125,7 +125,7 @@ func (b *StreamReadBuilder) WithBucketFilter(f func(bucket int32) bool) *StreamR
 	return b
 }
 
-// WithIncludeRowKind adds a leading RowKindColumn (+I, -U, +U, -D).
+// WithIncludeRowKind adds a leading types.RowKindColumn (+I, -U, +U, -D).
 func (b *StreamReadBuilder) WithIncludeRowKind(v bool) *StreamReadBuilder {
 	b.cfg.IncludeRowKind = v
 	return b
@@ -377,7 +377,7 @@ func (t *Table) openStream(ctx context.Context, cfg StreamConfig, filter *predic
 		}
 	}
 	if cfg.Filter != "" {
-		pred, err := ParseFilter(cfg.Filter, t.schema.Fields)
+		pred, err := predicate.Parse(cfg.Filter, t.schema.Fields)
 		if err != nil {
 			return nil, nil, fmt.Errorf("table %s: %w", t.name, &FieldError{Field: "Filter", Err: err})
 		}
@@ -408,7 +408,7 @@ func (t *Table) openStream(ctx context.Context, cfg StreamConfig, filter *predic
 		EmitEmpty: cfg.EmitEmptyPlans, Poll: cfg.PollInterval, ConsumerID: cfg.ConsumerID,
 	}
 	if sc.Poll == 0 {
-		sc.Poll = DefaultPollInterval
+		sc.Poll = defaultPollInterval
 	}
 	if cfg.ConsumerID != "" {
 		sc.Consumers = t.Consumers()

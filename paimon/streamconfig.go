@@ -64,7 +64,7 @@ type StreamConfig struct {
 	// PollInterval is the wait between looks for a new snapshot (0:
 	// DefaultPollInterval).
 	PollInterval time.Duration
-	// IncludeRowKind adds the leading RowKindColumn.
+	// IncludeRowKind adds the leading types.RowKindColumn.
 	IncludeRowKind bool
 	// EmitEmptyPlans makes the scan return a plan for every snapshot it
 	// passes, also skipped or fully pruned ones (see WithEmitEmptyPlans).

@@ -67,12 +67,12 @@ func openTable(ctx context.Context, fio fileio.FileIO, root, name, branch string
 	return newTable(fio, root, name, branch, s, schemas, snapshot.NewManager(fio, root, branch).WithWarnings(warn), warn)
 }
 
-// ScratchRetained bounds the bytes of freed scratch buffers (pages as read
+// scratchRetained bounds the bytes of freed scratch buffers (pages as read
 // and decompressed, dictionary indices; see Table) a catalog, or a table
 // opened without one, keeps for its next reads: about the pages of one
 // wide table's row group. Reads through an allocator of their own
 // (WithAllocator) keep nothing here.
-const ScratchRetained = 32 << 20
+const scratchRetained = 32 << 20
 
 // newScratchPool is the pool behind Table.scratch. Pooling is safe for
 // these buffers whatever the caller does, unlike for the record batches a
@@ -80,7 +80,7 @@ const ScratchRetained = 32 << 20
 // alone free them, after their last use (the library's tests read every
 // fixture through arrowpool.NewChecked to prove it).
 func newScratchPool() *arrowpool.Pool {
-	return arrowpool.New(arrowpool.Options{MaxRetained: ScratchRetained})
+	return arrowpool.New(arrowpool.Options{MaxRetained: scratchRetained})
 }
 
 // newTable assembles a table whose latest schema is known: read from the
@@ -111,7 +111,7 @@ func checkSupported(s *schema.TableSchema) error {
 	switch tt := s.TableType(); tt {
 	case "table", "materialized-table":
 	default:
-		return fmt.Errorf("table type %q: %w", tt, ErrUnsupported)
+		return fmt.Errorf("table type %q: %w", tt, types.ErrUnsupported)
 	}
 	if len(s.PrimaryKeys) > 0 {
 		if _, err := s.MergeOptions(); err != nil {
@@ -119,15 +119,15 @@ func checkSupported(s *schema.TableSchema) error {
 		}
 	}
 	if s.DataEvolutionEnabled() {
-		return fmt.Errorf("data-evolution.enabled=true: %w", ErrUnsupported)
+		return fmt.Errorf("data-evolution.enabled=true: %w", types.ErrUnsupported)
 	}
 	for _, opt := range []string{"scan.fallback-branch", "scan.primary-branch"} {
 		if v := s.Option(opt, ""); v != "" {
-			return fmt.Errorf("option %s=%s (reads from another branch): %w", opt, v, ErrUnsupported)
+			return fmt.Errorf("option %s=%s (reads from another branch): %w", opt, v, types.ErrUnsupported)
 		}
 	}
 	if s.ChainTableEnabled() {
-		return fmt.Errorf("chain tables: %w", ErrUnsupported)
+		return fmt.Errorf("chain tables: %w", types.ErrUnsupported)
 	}
 	if _, err := arrowconv.Schema(s.Fields); err != nil {
 		return err
@@ -144,7 +144,7 @@ func checkCodecs(s *schema.TableSchema) error {
 	switch mf := strings.ToLower(s.Option("manifest.format", "avro")); mf {
 	case "avro", "parquet":
 	default:
-		return fmt.Errorf("manifest.format=%s: only avro and parquet manifests are read: %w", mf, ErrUnsupported)
+		return fmt.Errorf("manifest.format=%s: only avro and parquet manifests are read: %w", mf, types.ErrUnsupported)
 	}
 	formats := append([]string{s.FileFormat()}, perLevel(s.Option("file.format.per.level", ""))...)
 	codecs := map[string][]string{
@@ -205,16 +205,6 @@ func (t *Table) Schemas() *schema.Manager { return t.schemas }
 // consumer files streaming reads resume from and commit to).
 func (t *Table) Consumers() *consumer.Manager {
 	return consumer.NewManager(t.fio, t.root, t.branch)
-}
-
-// ParseFilter parses a SQL-like row filter over fields (predicate.Parse's
-// syntax); "" is no filter (nil). It is the one entry point for filter
-// text, so the input, the CLI and StreamConfig accept the same language.
-func ParseFilter(text string, fields []types.DataField) (*predicate.Predicate, error) {
-	if text == "" {
-		return nil, nil
-	}
-	return predicate.Parse(text, fields)
 }
 
 // pathFactory builds the data path factory for a read schema. Data files are

@@ -52,9 +52,9 @@ const (
 	quarantineBytes   = 4 << 30
 )
 
-// Poison is the byte freed buffers are filled with where they cannot be
+// poisonByte is the byte freed buffers are filled with where they cannot be
 // made inaccessible.
-const Poison = 0xDB
+const poisonByte = 0xDB
 
 // NewChecked returns an empty checking allocator.
 func NewChecked() *Checked {

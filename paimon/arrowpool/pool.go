@@ -27,16 +27,16 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// DefaultMaxRetained is how many bytes of freed buffers a Pool keeps for
+// defaultMaxRetained is how many bytes of freed buffers a Pool keeps for
 // reuse when Options.MaxRetained is 0: a few record batches of a wide table
 // (bench.wide's 10 columns × 4096 rows are about 1 MiB a batch, its pages
 // a few MiB), small next to the input's memory budget. Buffers freed beyond
 // it go to the garbage collector as with the Go allocator.
-const DefaultMaxRetained = 64 << 20
+const defaultMaxRetained = 64 << 20
 
-// MaxPooledSize is the largest buffer a Pool reuses; larger ones are plain
+// maxPooledSize is the largest buffer a Pool reuses; larger ones are plain
 // Go allocations, rare enough that pooling them would only pin memory.
-const MaxPooledSize = 64 << 20
+const maxPooledSize = 64 << 20
 
 // alignment is arrow-go's: its allocators return 64-byte aligned buffers.
 const alignment = 64
@@ -87,7 +87,7 @@ type Stats struct {
 func New(o Options) *Pool {
 	p := &Pool{maxRetained: o.MaxRetained}
 	if p.maxRetained == 0 {
-		p.maxRetained = DefaultMaxRetained
+		p.maxRetained = defaultMaxRetained
 	}
 	return p
 }
@@ -114,7 +114,7 @@ func classOf(size int) (int, int) {
 	if size <= 1<<minClassShift {
 		return 0, 1 << minClassShift
 	}
-	if size > MaxPooledSize {
+	if size > maxPooledSize {
 		return -1, 0
 	}
 	p := bits.Len(uint(size-1)) - 1 // 2^p < size <= 2^(p+1)

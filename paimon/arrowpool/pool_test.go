@@ -36,10 +36,10 @@ func TestClassOf(t *testing.T) {
 			t.Fatalf("class size %d maps to class %d (%d), want %d", cs, i2, c2, idx)
 		}
 	}
-	if idx, _ := classOf(MaxPooledSize); idx != numClasses-1 {
+	if idx, _ := classOf(maxPooledSize); idx != numClasses-1 {
 		t.Fatalf("MaxPooledSize in class %d, want the last %d", idx, numClasses-1)
 	}
-	if idx, _ := classOf(MaxPooledSize + 1); idx != -1 {
+	if idx, _ := classOf(maxPooledSize + 1); idx != -1 {
 		t.Fatalf("MaxPooledSize+1 pooled in class %d", idx)
 	}
 }
@@ -112,7 +112,7 @@ func TestPoolMaxRetained(t *testing.T) {
 	}
 	// Buffers beyond the largest class are never kept.
 	p2 := New(Options{})
-	p2.Free(p2.Allocate(MaxPooledSize + 1))
+	p2.Free(p2.Allocate(maxPooledSize + 1))
 	if st := p2.Stats(); st.Retained != 0 {
 		t.Fatalf("buffer beyond MaxPooledSize retained: %d", st.Retained)
 	}
@@ -251,7 +251,7 @@ func TestCheckedUseAfterReleaseFaults(t *testing.T) {
 		if !readAfterFree(p) {
 			t.Fatal("read of a released Arrow buffer did not fault in checking mode")
 		}
-	} else if *(*byte)(p) != Poison {
+	} else if *(*byte)(p) != poisonByte {
 		t.Fatal("released Arrow buffer not poisoned in checking mode")
 	}
 	if c.LiveBytes() != 0 {

@@ -26,7 +26,7 @@ type Consumer struct {
 	NextSnapshot int64
 }
 
-// Parse decodes a consumer file. It accepts Java's pretty-printed form
+// parseConsumer decodes a consumer file. It accepts Java's pretty-printed form
 // ({\n  "nextSnapshot" : 2931\n}) and pypaimon's compact one
 // ({"nextSnapshot": 42}) and ignores unknown fields, as both readers do.
 //
@@ -34,7 +34,7 @@ type Consumer struct {
 // present and a JSON integer that fits an int64. Jackson would turn a missing
 // field into 0 and truncate 42.5 to 42, and either would silently move a
 // reader's position; here both are errors.
-func Parse(data []byte) (Consumer, error) {
+func parseConsumer(data []byte) (Consumer, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		// Not "no consumer", and not encoding/json's io.EOF, which reads
 		// as a clean end of stream.

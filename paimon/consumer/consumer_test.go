@@ -22,7 +22,7 @@ func TestParseSpellings(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := Parse([]byte(tc.in))
+			c, err := parseConsumer([]byte(tc.in))
 			if err != nil {
 				t.Fatalf("Parse(%q): %v", tc.in, err)
 			}
@@ -59,7 +59,7 @@ func TestParseRejects(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := Parse([]byte(tc.in))
+			c, err := parseConsumer([]byte(tc.in))
 			if err == nil {
 				t.Fatalf("Parse(%q) = %+v, want error", tc.in, c)
 			}
@@ -91,11 +91,11 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := Parse(data)
+		c, err := parseConsumer(data)
 		if err != nil {
 			return
 		}
-		back, err := Parse(c.JSON())
+		back, err := parseConsumer(c.JSON())
 		if err != nil || back != c {
 			t.Fatalf("round trip of %+v: got %+v, %v", c, back, err)
 		}

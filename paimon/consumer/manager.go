@@ -13,8 +13,8 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
 
-// Prefix is the file-name prefix of consumer files; the id follows it.
-const Prefix = "consumer-"
+// filePrefix is the file-name prefix of consumer files; the id follows it.
+const filePrefix = "consumer-"
 
 // MaxIDLength bounds consumer ids in bytes. Object stores and local file
 // systems cap a name at 255-1024 bytes; 200 leaves room for the prefix and
@@ -142,7 +142,7 @@ func (m *Manager) Dir() string { return m.dir }
 // Path is the file of consumer id. It does not validate id (it does no I/O);
 // every method that touches storage does.
 func (m *Manager) Path(id string) string {
-	return fileio.Join(m.dir, Prefix+id)
+	return fileio.Join(m.dir, filePrefix+id)
 }
 
 func (m *Manager) checkedPath(id string) (string, error) {
@@ -177,7 +177,7 @@ func (m *Manager) readPath(ctx context.Context, path string) (Consumer, bool, er
 		data, err := m.fio.ReadFile(ctx, path)
 		if err == nil {
 			var c Consumer
-			if c, err = Parse(data); err == nil {
+			if c, err = parseConsumer(data); err == nil {
 				return c, true, nil
 			}
 		} else if fileio.IsNotExist(err) {
@@ -238,7 +238,7 @@ func (m *Manager) RemoveStaleTemp(ctx context.Context, id string, olderThan time
 		}
 		return nil, fmt.Errorf("list consumers in %s: %w", m.dir, err)
 	}
-	base := Prefix + id
+	base := filePrefix + id
 	var removed []string
 	for _, fi := range infos {
 		if fi.IsDir || !fileio.IsLocalTempFor(fi.Name, base) || !fi.ModTime.Before(olderThan) {
@@ -291,10 +291,10 @@ func (m *Manager) list(ctx context.Context) ([]entry, error) {
 	}
 	out := make([]entry, 0, len(infos))
 	for _, fi := range infos {
-		if fi.IsDir || !strings.HasPrefix(fi.Name, Prefix) {
+		if fi.IsDir || !strings.HasPrefix(fi.Name, filePrefix) {
 			continue
 		}
-		id := fi.Name[len(Prefix):]
+		id := fi.Name[len(filePrefix):]
 		if id == "" {
 			continue // "consumer-": no reader or admin command can name it
 		}

@@ -103,9 +103,9 @@ func trimLeadingSlash(s string) string {
 	return s
 }
 
-// ReadAll reads a whole file through f. It is a helper for implementations
+// readAll reads a whole file through f. It is a helper for implementations
 // whose ReadFile is Open plus a full ranged read.
-func ReadAll(f File) ([]byte, error) {
+func readAll(f File) ([]byte, error) {
 	buf := make([]byte, f.Size())
 	n, err := f.ReadAt(buf, 0)
 	if err != nil && !(errors.Is(err, io.EOF) && int64(n) == f.Size()) {

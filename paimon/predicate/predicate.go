@@ -24,8 +24,12 @@ type Builder = ipredicate.Builder
 func NewBuilder(fields []types.DataField) *Builder { return ipredicate.NewBuilder(fields) }
 
 // Parse reads filter text ("region = 'eu' AND amount >= 0") over fields;
-// its errors wrap ErrInvalid.
+// "" is no filter (nil). Its errors wrap ErrInvalid. The input, the CLI and
+// StreamConfig.Filter accept exactly this language.
 func Parse(expr string, fields []types.DataField) (*Predicate, error) {
+	if expr == "" {
+		return nil, nil
+	}
 	return ipredicate.Parse(expr, fields)
 }
 
@@ -35,10 +39,3 @@ var ErrInvalid = ipredicate.ErrInvalid
 
 // AndOf combines predicates with AND; nil operands are skipped.
 func AndOf(ps ...*Predicate) *Predicate { return ipredicate.AndOf(ps...) }
-
-// OrOf combines predicates with OR; a nil operand (no filter) makes the
-// result nil too.
-func OrOf(ps ...*Predicate) *Predicate { return ipredicate.OrOf(ps...) }
-
-// Negate returns NOT p, pushed down to the leaves.
-func Negate(p *Predicate) *Predicate { return ipredicate.Negate(p) }

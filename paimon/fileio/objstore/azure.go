@@ -41,7 +41,7 @@ import (
 // AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN; then the Azure default
 // credential. Build with -tags paimon_noazure to leave the Azure SDK out of
 // the binary.
-func openAzure(ctx context.Context, loc Location, opts Options) (*Blob, error) {
+func openAzure(ctx context.Context, loc location, opts Options) (*Blob, error) {
 	fail := func(err error) (*Blob, error) { return nil, fmt.Errorf("open %s: %w", loc.Root, err) }
 	connStr, key, sas := opts.StorageConnectionString, opts.StorageAccessKey, opts.StorageSASToken
 	if connStr != "" && (key != "" || sas != "" || opts.Endpoint != "" || opts.StorageAccount != "") {
@@ -119,7 +119,7 @@ func openAzure(ctx context.Context, loc Location, opts Options) (*Blob, error) {
 	if err != nil {
 		return fail(err)
 	}
-	b, err := NewBlob(bucket, loc.Root, opts)
+	b, err := newBlob(bucket, loc.Root, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +180,7 @@ func azureEscapes(key string) bool {
 // http://host:port/<account>, or <account>.blob.… hosts), else
 // AZURE_STORAGE_ACCOUNT. Two different names are an error rather than a
 // guess.
-func azureAccount(loc Location, opts Options) (string, error) {
+func azureAccount(loc location, opts Options) (string, error) {
 	account := loc.Account
 	if opts.StorageAccount != "" {
 		if account != "" && account != opts.StorageAccount {
@@ -315,7 +315,7 @@ func checkAzureBody(r *http.Request, resp *http.Response) error {
 		var a, z, total int64
 		cr := resp.Header.Get("Content-Range")
 		if _, err := fmt.Sscanf(cr, "bytes %d-%d/%d", &a, &z, &total); err == nil && z-a+1 != resp.ContentLength {
-			return fmt.Errorf("%w: Content-Length %d for range %q", ErrShortRead, resp.ContentLength, cr)
+			return fmt.Errorf("%w: Content-Length %d for range %q", errShortRead, resp.ContentLength, cr)
 		}
 	}
 	if resp.StatusCode != http.StatusOK || r.Method != http.MethodGet || r.URL.Query().Get("comp") != "list" {
@@ -336,7 +336,7 @@ func checkAzureBody(r *http.Request, resp *http.Response) error {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%w: listing of %d bytes does not parse: %v", ErrShortRead, len(b), err)
+			return fmt.Errorf("%w: listing of %d bytes does not parse: %v", errShortRead, len(b), err)
 		}
 		switch tok.(type) {
 		case xml.StartElement:
@@ -347,7 +347,7 @@ func checkAzureBody(r *http.Request, resp *http.Response) error {
 		}
 	}
 	if !seen || depth != 0 {
-		return fmt.Errorf("%w: listing of %d bytes is incomplete", ErrShortRead, len(b))
+		return fmt.Errorf("%w: listing of %d bytes is incomplete", errShortRead, len(b))
 	}
 	resp.Body.Close()
 	resp.Body = io.NopCloser(bytes.NewReader(b))

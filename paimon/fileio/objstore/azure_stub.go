@@ -7,6 +7,6 @@ import (
 	"fmt"
 )
 
-func openAzure(_ context.Context, loc Location, _ Options) (*Blob, error) {
+func openAzure(_ context.Context, loc location, _ Options) (*Blob, error) {
 	return nil, fmt.Errorf("open %s: Azure support was left out of this build (paimon_noazure)", loc.Root)
 }

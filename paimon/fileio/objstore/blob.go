@@ -23,7 +23,7 @@ import (
 // filesystems see them.
 type Blob struct {
 	bucket *blob.Bucket
-	loc    Location
+	loc    location
 	retry  retrier
 	opts   Options
 	// s3 is set for S3 buckets: deletes go straight to DeleteObject (one
@@ -38,11 +38,11 @@ type Blob struct {
 	put func(ctx context.Context, key string, data []byte, ifNotExist bool) error
 }
 
-// NewBlob wraps an opened bucket. root is the URI prefix naming the bucket
+// newBlob wraps an opened bucket. root is the URI prefix naming the bucket
 // ("s3://bucket"); every path given to the FileIO must name the same bucket
 // (s3, s3a and s3n are interchangeable, as are abfs and abfss). The Blob owns the bucket: Close closes it.
-func NewBlob(bucket *blob.Bucket, root string, opts Options) (*Blob, error) {
-	loc, err := ParseLocation(root)
+func newBlob(bucket *blob.Bucket, root string, opts Options) (*Blob, error) {
+	loc, err := parseLocation(root)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +66,7 @@ func (b *Blob) Close() error { return b.bucket.Close() }
 // key maps a full URI to an object key, refusing URIs of other buckets so a
 // misconfigured path never reads the wrong bucket.
 func (b *Blob) key(uri string) (string, error) {
-	loc, err := ParseLocation(uri)
+	loc, err := parseLocation(uri)
 	if err != nil {
 		return "", err
 	}
@@ -213,7 +213,7 @@ func (b *Blob) ReadFile(ctx context.Context, uri string) ([]byte, error) {
 }
 
 // errEmptyRetry asks the retrier for one more attempt (it is transient).
-var errEmptyRetry = fmt.Errorf("retry without range: %w", ErrShortRead)
+var errEmptyRetry = fmt.Errorf("retry without range: %w", errShortRead)
 
 func isInvalidRange(err error) bool {
 	var st interface{ HTTPStatusCode() int }
@@ -221,13 +221,13 @@ func isInvalidRange(err error) bool {
 }
 
 // bodyErr turns the end of a body read into a verdict: all bytes → nil; a
-// body that ended early → ErrShortRead (retried for the rest).
+// body that ended early → errShortRead (retried for the rest).
 func bodyErr(err error, got, want int64) error {
 	if got == want {
 		return nil
 	}
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: got %d of %d bytes", ErrShortRead, got, want)
+		return fmt.Errorf("%w: got %d of %d bytes", errShortRead, got, want)
 	}
 	return fmt.Errorf("after %d of %d bytes: %w", got, want, err)
 }

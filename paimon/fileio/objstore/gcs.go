@@ -34,7 +34,7 @@ import (
 // The SDK's own retries are turned off so the one retry policy of this
 // package (and its Metrics hook) sees every attempt, as on S3. Build with
 // -tags paimon_nogcs to leave the GCS SDK out of the binary.
-func openGCS(ctx context.Context, loc Location, opts Options) (*Blob, error) {
+func openGCS(ctx context.Context, loc location, opts Options) (*Blob, error) {
 	// The storage client classifies 5xx itself only for its own retries;
 	// gcsResponseCheck turns them into errors our retrier understands.
 	plain := &http.Client{Transport: gcsResponseCheck{next: gcp.DefaultTransport()}}
@@ -83,7 +83,7 @@ func openGCS(ctx context.Context, loc Location, opts Options) (*Blob, error) {
 	if bucket.As(&sc) {
 		sc.SetRetry(storage.WithPolicy(storage.RetryNever))
 	}
-	return NewBlob(bucket, loc.Root, opts)
+	return newBlob(bucket, loc.Root, opts)
 }
 
 // gcsScope is what the reader needs: objects are read, and consumer files
@@ -191,7 +191,7 @@ const maxGCSJSON = 32 << 20
 // checkGCSJSON reads a JSON API answer (object metadata, listing) whole and
 // checks it parses. A body cut short with a consistent Content-Length
 // would otherwise surface as "unexpected end of JSON input", an error no
-// retry policy can tell from a real one; as ErrShortRead it is retried, as
+// retry policy can tell from a real one; as errShortRead it is retried, as
 // S3's unparsable XML is. Media downloads (alt=media) are left alone.
 func checkGCSJSON(r *http.Request, resp *http.Response) error {
 	if resp.StatusCode != http.StatusOK || r.Method == http.MethodHead || r.URL.Query().Get("alt") == "media" ||
@@ -206,7 +206,7 @@ func checkGCSJSON(r *http.Request, resp *http.Response) error {
 		return fmt.Errorf("JSON answer larger than %d bytes", maxGCSJSON)
 	}
 	if !json.Valid(b) {
-		return fmt.Errorf("%w: JSON answer of %d bytes does not parse", ErrShortRead, len(b))
+		return fmt.Errorf("%w: JSON answer of %d bytes does not parse", errShortRead, len(b))
 	}
 	resp.Body.Close()
 	resp.Body = io.NopCloser(bytes.NewReader(b))
@@ -239,7 +239,7 @@ func checkGCSLength(resp *http.Response) error {
 			return fmt.Errorf("unparsable X-Goog-Stored-Content-Length %q", stored)
 		}
 		if n != resp.ContentLength {
-			return fmt.Errorf("%w: Content-Length %d, object size %d", ErrShortRead, resp.ContentLength, n)
+			return fmt.Errorf("%w: Content-Length %d, object size %d", errShortRead, resp.ContentLength, n)
 		}
 	case http.StatusPartialContent:
 		cr := resp.Header.Get("Content-Range")
@@ -248,7 +248,7 @@ func checkGCSLength(resp *http.Response) error {
 			return nil // "bytes */n" and other forms carry no length to compare
 		}
 		if z-a+1 != resp.ContentLength {
-			return fmt.Errorf("%w: Content-Length %d for range %q", ErrShortRead, resp.ContentLength, cr)
+			return fmt.Errorf("%w: Content-Length %d for range %q", errShortRead, resp.ContentLength, cr)
 		}
 	}
 	return nil

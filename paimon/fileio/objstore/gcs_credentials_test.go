@@ -64,7 +64,7 @@ func TestGCSCredentialsErrorsNeverQuoteTheDocument(t *testing.T) {
 }
 
 func TestS3EC2RoleExcludesStaticAndAnonymous(t *testing.T) {
-	loc := Location{Scheme: "s3", Bucket: "b", Root: "s3://b/wh"}
+	loc := location{Scheme: "s3", Bucket: "b", Root: "s3://b/wh"}
 	for _, o := range []Options{
 		{FromEC2Role: true, AccessKeyID: "AKIA", SecretAccessKey: "s"},
 		{FromEC2Role: true, Anonymous: true},

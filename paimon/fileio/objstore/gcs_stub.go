@@ -7,6 +7,6 @@ import (
 	"fmt"
 )
 
-func openGCS(_ context.Context, loc Location, _ Options) (*Blob, error) {
+func openGCS(_ context.Context, loc location, _ Options) (*Blob, error) {
 	return nil, fmt.Errorf("open %s: GCS support was left out of this build (paimon_nogcs)", loc.Root)
 }

@@ -17,11 +17,11 @@ import (
 	"gocloud.dev/gcerrors"
 )
 
-// ErrShortRead reports that a store returned fewer bytes than the range
+// errShortRead reports that a store returned fewer bytes than the range
 // asked for. It is transient (the request is retried for the missing bytes)
 // and surfaces only when retries are exhausted, so a truncated body is never
 // handed to a parser as if it were the file.
-var ErrShortRead = errors.New("short read from object store")
+var errShortRead = errors.New("short read from object store")
 
 // attemptFunc runs one request attempt; attempt counts from 0.
 type attemptFunc func(ctx context.Context, attempt int) error
@@ -120,7 +120,7 @@ func IsTransient(err error) bool {
 				(c >= 500 && c != http.StatusNotImplemented)
 		}
 	}
-	if errors.Is(err, ErrShortRead) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
+	if errors.Is(err, errShortRead) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) ||
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, context.DeadlineExceeded) {
 		return true

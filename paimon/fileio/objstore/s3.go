@@ -18,7 +18,7 @@ import (
 // openS3 builds the S3 client from Options rather than s3blob's URL
 // parameters so credentials never travel inside a URI (and so never into
 // logs), and so the SDK's own retries can be turned off in favour of ours.
-func openS3(ctx context.Context, loc Location, opts Options) (*Blob, error) {
+func openS3(ctx context.Context, loc location, opts Options) (*Blob, error) {
 	client, err := NewS3Client(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", loc.Root, err)
@@ -29,7 +29,7 @@ func openS3(ctx context.Context, loc Location, opts Options) (*Blob, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", loc.Root, err)
 	}
-	return NewBlob(bucket, loc.Root, opts)
+	return newBlob(bucket, loc.Root, opts)
 }
 
 // NewS3Client is the one place where Options' region, endpoint, path

@@ -168,8 +168,8 @@ func (o Options) tailCache() int64 {
 	return int64(o.TailCache)
 }
 
-// Location is a parsed warehouse or file URI.
-type Location struct {
+// location is a parsed warehouse or file URI.
+type location struct {
 	// Scheme is lower-case ("s3", "s3a", "gs", "azblob", "abfs", "abfss",
 	// "file"), empty for a plain path.
 	Scheme string
@@ -185,37 +185,37 @@ type Location struct {
 	Root string
 }
 
-// ParseLocation splits a URI into scheme, bucket and key. Plain paths and
+// parseLocation splits a URI into scheme, bucket and key. Plain paths and
 // file: URIs are local; Windows drive letters are not special-cased because
 // the reader runs on Linux.
-func ParseLocation(uri string) (Location, error) {
+func parseLocation(uri string) (location, error) {
 	scheme, rest, ok := splitScheme(uri)
 	if !ok {
-		return Location{Key: uri}, nil
+		return location{Key: uri}, nil
 	}
 	switch scheme {
 	case "file":
-		return Location{Scheme: scheme, Key: fileio.LocalPath(uri)}, nil
+		return location{Scheme: scheme, Key: fileio.LocalPath(uri)}, nil
 	case "s3", "s3a", "s3n", "gs", "azblob", "abfs", "abfss":
 	default:
-		return Location{}, fmt.Errorf("location %q: unsupported scheme %q (supported: file, s3, s3a, gs, azblob, abfs, abfss)", uri, scheme)
+		return location{}, fmt.Errorf("location %q: unsupported scheme %q (supported: file, s3, s3a, gs, azblob, abfs, abfss)", uri, scheme)
 	}
 	if !strings.HasPrefix(rest, "//") {
-		return Location{}, fmt.Errorf("location %q: expected %s://bucket/path", uri, scheme)
+		return location{}, fmt.Errorf("location %q: expected %s://bucket/path", uri, scheme)
 	}
 	rest = rest[2:]
 	if strings.ContainsAny(rest, "?#") {
-		return Location{}, fmt.Errorf("location %q: query and fragment are not supported; pass storage settings as options", uri)
+		return location{}, fmt.Errorf("location %q: query and fragment are not supported; pass storage settings as options", uri)
 	}
 	authority, key, _ := strings.Cut(rest, "/")
 	if authority == "" {
-		return Location{}, fmt.Errorf("location %q: missing bucket name", uri)
+		return location{}, fmt.Errorf("location %q: missing bucket name", uri)
 	}
-	loc := Location{Scheme: scheme, Bucket: authority, Root: scheme + "://" + authority}
+	loc := location{Scheme: scheme, Bucket: authority, Root: scheme + "://" + authority}
 	if scheme == "abfs" || scheme == "abfss" {
 		container, host, ok := strings.Cut(authority, "@")
 		if !ok || container == "" || host == "" {
-			return Location{}, fmt.Errorf("location %q: expected %s://container@account.dfs.core.windows.net/path", uri, scheme)
+			return location{}, fmt.Errorf("location %q: expected %s://container@account.dfs.core.windows.net/path", uri, scheme)
 		}
 		acct, _, _ := strings.Cut(host, ".")
 		loc.Bucket, loc.Account = container, acct
@@ -265,7 +265,7 @@ func cleanKey(key string) string {
 // full URIs of that bucket in every method. Close the result when it
 // implements io.Closer.
 func Open(ctx context.Context, uri string, opts Options) (fileio.FileIO, error) {
-	loc, err := ParseLocation(uri)
+	loc, err := parseLocation(uri)
 	if err != nil {
 		return nil, err
 	}

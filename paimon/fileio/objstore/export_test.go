@@ -1,0 +1,9 @@
+package objstore
+
+// Names the external tests use of what the package keeps to itself.
+var (
+	ErrShortRead  = errShortRead
+	ParseLocation = parseLocation
+)
+
+type Location = location
