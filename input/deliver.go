@@ -11,7 +11,7 @@ import (
 	"github.com/redpanda-data/benthos/v4/public/service"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/connect-paimon/connect-paimon/input/checkpoint"
+	"github.com/connect-paimon/connect-paimon/input/internal/checkpoint"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )

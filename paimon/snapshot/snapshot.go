@@ -15,14 +15,3 @@ type Manager = isnapshot.Manager
 
 // History reads snapshots and long-lived changelogs alike (Table.History).
 type History = isnapshot.History
-
-// CommitKind is the kind of commit that wrote a snapshot.
-type CommitKind = isnapshot.CommitKind
-
-// Commit kinds.
-const (
-	CommitAppend    = isnapshot.CommitAppend
-	CommitCompact   = isnapshot.CommitCompact
-	CommitOverwrite = isnapshot.CommitOverwrite
-	CommitAnalyze   = isnapshot.CommitAnalyze
-)
