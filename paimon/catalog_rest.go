@@ -79,7 +79,7 @@ func openREST(ctx context.Context, warehouse string, cfg catalogConfig) (*Catalo
 	// requests, so the storage metrics hook does not count them.
 	ro := cfg.storage
 	ro.Metrics = nil
-	client, err := restcatalog.New(ctx, restcatalog.Config{Options: opts, Retry: objstore.NewRetrier(ro)})
+	client, err := restcatalog.New(ctx, restcatalog.Config{Options: opts, Retry: ro.Retry()})
 	if err != nil {
 		return nil, fmt.Errorf("open REST catalog %s: %w", opts[restcatalog.OptURI], err)
 	}
@@ -124,7 +124,7 @@ func (r *restCatalog) storageFor(ctx context.Context, path string, token map[str
 	for k, v := range token {
 		props[k] = v
 	}
-	o, err := objstore.WithProperties(r.storage, props)
+	o, err := r.storage.WithProperties(props)
 	if err != nil {
 		return nil, err
 	}

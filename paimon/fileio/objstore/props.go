@@ -26,7 +26,7 @@ var s3Mirrored = map[string]string{
 // REST catalog vends ("data tokens") reach the object-store client. A
 // property overrides the field it names; properties for other file systems
 // (fs.oss.*, Hadoop tuning keys) are left alone, as Java's S3 FileIO does.
-func WithProperties(o Options, props map[string]string) (Options, error) {
+func (o Options) WithProperties(props map[string]string) (Options, error) {
 	s3 := map[string]string{}
 	for k, v := range props {
 		for _, p := range s3PropertyPrefixes {

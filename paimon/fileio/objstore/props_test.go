@@ -8,7 +8,7 @@ import (
 // Java's S3 FileIO spellings of the same settings all reach Options; the
 // fs.s3a.* spelling wins a clash; other file systems' keys are ignored.
 func TestWithProperties(t *testing.T) {
-	o, err := WithProperties(Options{Region: "eu-west-1", AccessKeyID: "old"}, map[string]string{
+	o, err := Options{Region: "eu-west-1", AccessKeyID: "old"}.WithProperties(map[string]string{
 		"s3.access-key":            "AK",
 		"s3a.secret.key":           "SK",
 		"fs.s3a.session.token":     "ST",
@@ -24,11 +24,11 @@ func TestWithProperties(t *testing.T) {
 	if !reflect.DeepEqual(o, want) {
 		t.Fatalf("got %+v\nwant %+v", o, want)
 	}
-	o, _ = WithProperties(Options{}, map[string]string{"s3.endpoint": "a", "fs.s3a.endpoint": "b", "s3.region": "r"})
+	o, _ = Options{}.WithProperties(map[string]string{"s3.endpoint": "a", "fs.s3a.endpoint": "b", "s3.region": "r"})
 	if o.Endpoint != "b" || o.Region != "r" {
 		t.Fatalf("clash: %+v", o)
 	}
-	if _, err := WithProperties(Options{}, map[string]string{"s3.path-style-access": "yes please"}); err == nil {
+	if _, err := (Options{}).WithProperties(map[string]string{"s3.path-style-access": "yes please"}); err == nil {
 		t.Fatal("a bad boolean was accepted")
 	}
 }

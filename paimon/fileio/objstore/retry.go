@@ -142,20 +142,18 @@ func IsTransient(err error) bool {
 
 func isNotFound(err error) bool { return gcerrors.Code(err) == gcerrors.NotFound }
 
-// Retrier is the object stores' bounded retry policy (exponential backoff
-// with full jitter, a timeout per attempt, IsTransient as the classifier),
-// exported so other network clients of the library — the REST catalog —
-// retry exactly as storage does instead of growing a second policy.
-type Retrier struct{ r retrier }
-
-// NewRetrier returns the retry policy that Options configure (MaxRetries,
-// RetryBaseDelay, RetryMaxDelay, RequestTimeout, Metrics).
-func NewRetrier(o Options) Retrier { return Retrier{r: newRetrier(o)} }
-
-// Do runs fn until it succeeds, returns an error IsTransient rejects,
-// exhausts the retries or ctx ends; each attempt gets its own timeout.
-// The returned error is the last attempt's (with "giving up after N
-// attempts" when the retries ran out).
-func (r Retrier) Do(ctx context.Context, op string, fn func(ctx context.Context, attempt int) error) error {
-	return r.r.do(ctx, op, fn)
+// Retry is the object stores' bounded retry policy as these options
+// configure it (MaxRetries, RetryBaseDelay, RetryMaxDelay, RequestTimeout,
+// Metrics: exponential backoff with full jitter, a timeout per attempt,
+// IsTransient as the classifier), for the library's other network clients
+// — the REST catalog — to retry exactly as storage does instead of growing
+// a second policy. The function runs fn until it succeeds, returns an
+// error IsTransient rejects, exhausts the retries or ctx ends; it returns
+// the last attempt's error (with "giving up after N attempts" when the
+// retries ran out).
+func (o Options) Retry() func(ctx context.Context, op string, fn func(ctx context.Context, attempt int) error) error {
+	r := newRetrier(o)
+	return func(ctx context.Context, op string, fn func(ctx context.Context, attempt int) error) error {
+		return r.do(ctx, op, fn)
+	}
 }

@@ -19,7 +19,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 )
 
 // Catalog option keys (Java's RESTCatalogOptions, CatalogOptions and
@@ -53,7 +52,7 @@ type Config struct {
 	// (Options returns it).
 	Options map[string]string
 	// Retry is the retry policy of every request (the object stores').
-	Retry objstore.Retrier
+	Retry func(ctx context.Context, op string, fn func(ctx context.Context, attempt int) error) error
 	// HTTP is the client requests go through; nil uses http.DefaultClient.
 	HTTP *http.Client
 }
@@ -64,7 +63,7 @@ type Client struct {
 	opts    map[string]string
 	headers map[string]string
 	prefix  string
-	retry   objstore.Retrier
+	retry   func(ctx context.Context, op string, fn func(ctx context.Context, attempt int) error) error
 	http    *http.Client
 }
 
@@ -205,7 +204,7 @@ func (c *Client) get(ctx context.Context, op, path string, q url.Values, out any
 	if len(q) > 0 {
 		full += "?" + q.Encode()
 	}
-	return c.retry.Do(ctx, "rest", func(ctx context.Context, _ int) error {
+	return c.retry(ctx, "rest", func(ctx context.Context, _ int) error {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, full, nil)
 		if err != nil {
 			return &Error{Op: op, Endpoint: endpoint, Message: err.Error(), Malformed: true}
