@@ -18,7 +18,6 @@ import (
 	"net/url"
 	"sort"
 	"strings"
-
 )
 
 // Catalog option keys (Java's RESTCatalogOptions, CatalogOptions and
