@@ -65,7 +65,7 @@ func WithStorageOptions(o objstore.Options) CatalogOption {
 }
 
 // WithAllocator makes mem the Arrow allocator of every read of the
-// catalog's tables that sets none of its own (ReadOptions.Allocator). A
+// catalog's tables that sets none of its own (ReadBuilder.WithAllocator). A
 // pooled allocator (paimon/arrowpool.New) reuses the buffers of released
 // record batches instead of leaving them to the garbage collector; it is
 // only safe with callers that use no Arrow memory after its last Release,

@@ -12,11 +12,11 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
-// ReadOptions are the options a batch read (ReadBuilder) and a streaming
+// readOptions are the options a batch read (ReadBuilder) and a streaming
 // read (StreamReadBuilder) share: what to read from each split and how to
 // hand it out. Both builders embed one value and build their readers from
 // it, so an option added here reaches both kinds of read.
-type ReadOptions struct {
+type readOptions struct {
 	// Projection selects the output columns, in this order; nil reads all.
 	Projection []string
 	// Filter keeps only matching rows; it is also pushed down to prune
@@ -53,7 +53,7 @@ type ReadOptions struct {
 }
 
 // readerFor builds the split reader of these options for one split.
-func (o *ReadOptions) readerFor(t *Table, sp *Split) (*read.Reader, error) {
+func (o *readOptions) readerFor(t *Table, sp *Split) (*read.Reader, error) {
 	fields, err := projectFields(sp.schema, o.Projection)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", t.name, err)

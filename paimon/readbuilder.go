@@ -23,7 +23,7 @@ import (
 // NewScan().Plan and NewRead().Read.
 type ReadBuilder struct {
 	t          *Table
-	opts       ReadOptions
+	opts       readOptions
 	snapshotID int64
 	tag        string
 }
@@ -31,20 +31,10 @@ type ReadBuilder struct {
 // NewReadBuilder starts a batch read of the latest snapshot.
 func (t *Table) NewReadBuilder() *ReadBuilder { return &ReadBuilder{t: t} }
 
-// The With methods below set the shared ReadOptions. They are repeated on
+// The With methods below set the options both kinds of read share. They are repeated on
 // StreamReadBuilder (one line each) rather than promoted from an embedded
 // type, because a promoted method would return the embedded type and break
 // chaining on the builder.
-
-// Options returns the read options set so far.
-func (rb *ReadBuilder) Options() ReadOptions { return rb.opts }
-
-// WithOptions replaces all read options at once.
-func (rb *ReadBuilder) WithOptions(o ReadOptions) *ReadBuilder {
-	o.Projection = append([]string(nil), o.Projection...)
-	rb.opts = o
-	return rb
-}
 
 // WithProjection selects the output columns, in this order.
 func (rb *ReadBuilder) WithProjection(columns ...string) *ReadBuilder {
@@ -84,7 +74,7 @@ func (rb *ReadBuilder) WithBatchSize(n int) *ReadBuilder {
 // no Arrow memory (a string from array.String.Value aliases its buffer)
 // may be used after the record's last Release. A chosen allocator also
 // serves the reader's own scratch buffers, which otherwise come from the
-// catalog's pool (ReadOptions.Allocator).
+// catalog's pool (scratchRetained bytes kept).
 func (rb *ReadBuilder) WithAllocator(mem memory.Allocator) *ReadBuilder {
 	rb.opts.Allocator = mem
 	return rb
@@ -109,9 +99,18 @@ func (rb *ReadBuilder) WithStats(st *ReadStats) *ReadBuilder {
 	return rb
 }
 
-// WithDictionary lets reads return dictionary-encoded Parquet string and
-// binary columns as Arrow dictionary arrays (ReadOptions.Dictionary;
-// default false: plain arrays).
+// WithDictionary (default false: every column is a plain array of the
+// type ArrowSchema gives it) lets a read return a STRING/CHAR/VARCHAR
+// or BYTES/BINARY/VARBINARY column as an Arrow dictionary array
+// (dictionary<int32, string|binary>) where a Parquet data file holds
+// it dictionary-encoded throughout: the dictionary is decoded once per
+// column chunk and no value is copied per row. It is decided per data
+// file, so the batches of one read may mix dictionary and plain arrays
+// for the same column, and a batch's schema (RecordBatch.Schema) then
+// differs from the reader's (array.RecordReader.Schema) in exactly
+// those column types. Columns of ORC and Avro files, columns cast by
+// schema evolution, nested columns and every column of a primary-key
+// table are always plain.
 func (rb *ReadBuilder) WithDictionary(v bool) *ReadBuilder {
 	rb.opts.Dictionary = v
 	return rb
@@ -313,7 +312,7 @@ func (rb *ReadBuilder) planner(sch *schema.TableSchema) *scan.Planner {
 // Read reads splits with a fixed copy of a builder's options.
 type Read struct {
 	t    *Table
-	opts ReadOptions
+	opts readOptions
 }
 
 // ReadStats are counters of the files, bytes and rows reads really opened;
@@ -332,7 +331,7 @@ func (r *Read) WithStats(st *ReadStats) *Read {
 }
 
 // WithDictionary returns a copy of the read that returns dictionary
-// arrays where ReadOptions.Dictionary allows them (v true) or plain arrays
+// arrays where WithDictionary allows them (v true) or plain arrays
 // only (v false).
 func (r *Read) WithDictionary(v bool) *Read {
 	nr := *r

@@ -16,7 +16,8 @@ import (
 )
 
 // StartMode is where a streaming read starts (Java's scan.mode). String
-// prints Java's spelling, ParseStartMode reads it.
+// and MarshalText print Java's spelling, UnmarshalText reads it ("full"
+// and "default" are aliases of latest-full, as in Java).
 type StartMode = stream.StartMode
 
 // Start modes.
@@ -40,12 +41,9 @@ const (
 	StartCompactedFull = stream.StartCompactedFull
 )
 
-// ParseStartMode parses Java's spelling ("full" and "default" are aliases
-// of latest-full, as in Java).
-func ParseStartMode(s string) (StartMode, error) { return stream.ParseStartMode(s) }
-
 // ExpiredPolicy says what a streaming scan does when the next snapshot it
-// needs was expired away.
+// needs was expired away; it reads and prints as text ("fail",
+// "earliest", "latest-full") like StartMode.
 type ExpiredPolicy = stream.ExpiredPolicy
 
 // Expired policies.
@@ -59,9 +57,6 @@ const (
 	// ExpiredLatestFull reads the latest snapshot in full, then continues.
 	ExpiredLatestFull = stream.ExpiredLatestFull
 )
-
-// ParseExpiredPolicy parses "fail" (also ""), "earliest" or "latest-full".
-func ParseExpiredPolicy(s string) (ExpiredPolicy, error) { return stream.ParseExpiredPolicy(s) }
 
 // ExpiredSkip describes a position that had expired and where the scan
 // went instead (StreamPlan.Expired).
@@ -132,7 +127,7 @@ func (b *StreamReadBuilder) WithIncludeRowKind(v bool) *StreamReadBuilder {
 }
 
 // WithDictionary lets reads return dictionary-encoded Parquet string and
-// binary columns as Arrow dictionary arrays (ReadOptions.Dictionary;
+// binary columns as Arrow dictionary arrays (see ReadBuilder.WithDictionary;
 // default false: plain arrays).
 func (b *StreamReadBuilder) WithDictionary(v bool) *StreamReadBuilder {
 	b.cfg.Dictionary = v

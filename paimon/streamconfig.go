@@ -72,10 +72,10 @@ type StreamConfig struct {
 	// BatchSize is the rows per record batch (0: DefaultBatchSize).
 	BatchSize int
 	// Dictionary lets the reads return Arrow dictionary arrays
-	// (ReadOptions.Dictionary; default false: plain arrays).
+	// (see ReadBuilder.WithDictionary; default false: plain arrays).
 	Dictionary bool
 	// Allocator allocates the Arrow buffers (nil: the catalog's
-	// WithAllocator, else the Go allocator); see ReadOptions.Allocator.
+	// WithAllocator, else the Go allocator); see ReadBuilder.WithAllocator.
 	Allocator memory.Allocator
 	// Stats, when set, counts what the reads opened.
 	Stats *ReadStats
@@ -235,8 +235,8 @@ func (t *Table) NewStreamingScan(ctx context.Context, cfg StreamConfig) (*Stream
 }
 
 // readOptions are the options of the reads of the splits cfg's scan plans.
-func (c *StreamConfig) readOptions(filter *predicate.Predicate, buckets func(int32) bool) ReadOptions {
-	return ReadOptions{
+func (c *StreamConfig) readOptions(filter *predicate.Predicate, buckets func(int32) bool) readOptions {
+	return readOptions{
 		Projection: append([]string(nil), c.Columns...), Filter: filter, BatchSize: c.BatchSize,
 		Allocator: c.Allocator, BucketFilter: buckets, IncludeRowKind: c.IncludeRowKind,
 		Stats: c.Stats, Dictionary: c.Dictionary,

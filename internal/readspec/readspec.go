@@ -265,7 +265,7 @@ func set(c *paimon.StreamConfig, f Field, v any) error {
 			return errors.New("invalid consumer id: empty")
 		}
 	case "StartMode":
-		c.StartMode, err = paimon.ParseStartMode(Canon(v.(string)))
+		err = c.StartMode.UnmarshalText([]byte(Canon(v.(string))))
 	case "StartSnapshot":
 		c.StartSnapshot, err = positive(v.(int))
 	case "StartTime":
@@ -299,7 +299,7 @@ func set(c *paimon.StreamConfig, f Field, v any) error {
 	case "IncludeRowKind":
 		c.IncludeRowKind = v.(bool)
 	case "OnExpired":
-		c.OnExpired, err = paimon.ParseExpiredPolicy(Canon(v.(string)))
+		err = c.OnExpired.UnmarshalText([]byte(Canon(v.(string))))
 	case "StreamingReadOverwrite":
 		// Always set: the configured default (false) overrides the table
 		// option too, so an OVERWRITE is only replayed when asked for here.

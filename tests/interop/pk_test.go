@@ -258,7 +258,8 @@ func readPKStream(ctx context.Context, cat *paimon.Catalog, st pkStream) (map[in
 	if err != nil {
 		return nil, err
 	}
-	mode, err := paimon.ParseStartMode(st.Mode)
+	var mode paimon.StartMode
+	err = mode.UnmarshalText([]byte(st.Mode))
 	if err != nil {
 		return nil, err
 	}

@@ -61,6 +61,19 @@ func ParseStartMode(s string) (StartMode, error) {
 	return 0, fmt.Errorf("unknown scan mode %q (want latest-full, latest, from-snapshot, from-snapshot-full, from-timestamp or compacted-full)", s)
 }
 
+// UnmarshalText reads Java's spelling (ParseStartMode), so a StartMode is
+// read from configuration text as it is printed.
+func (m *StartMode) UnmarshalText(b []byte) error {
+	v, err := ParseStartMode(string(b))
+	if err == nil {
+		*m = v
+	}
+	return err
+}
+
+// MarshalText prints String's spelling.
+func (m StartMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
 // ExpiredPolicy says what a streaming scan does when the next snapshot it
 // needs was expired away.
 type ExpiredPolicy int
@@ -101,6 +114,18 @@ func ParseExpiredPolicy(s string) (ExpiredPolicy, error) {
 	}
 	return 0, fmt.Errorf("unknown expired policy %q (want fail, earliest or latest-full)", s)
 }
+
+// UnmarshalText reads "fail" (also ""), "earliest" or "latest-full".
+func (p *ExpiredPolicy) UnmarshalText(b []byte) error {
+	v, err := ParseExpiredPolicy(string(b))
+	if err == nil {
+		*p = v
+	}
+	return err
+}
+
+// MarshalText prints String's spelling.
+func (p ExpiredPolicy) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 
 // ExpiredSkip describes a position that had expired and where the scan
 // went instead.
