@@ -15,6 +15,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/snapshot"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -133,7 +134,7 @@ func projectFields(s *schema.TableSchema, projection []string) ([]types.DataFiel
 	out := make([]types.DataField, 0, len(projection))
 	seen := map[string]bool{}
 	for _, c := range projection {
-		i := types.FieldByName(s.Fields, c)
+		i := typeutil.FieldByName(s.Fields, c)
 		if i < 0 {
 			return nil, fmt.Errorf("projection: no column %q in schema %d", c, s.ID)
 		}

@@ -237,26 +237,6 @@ func RowType(fields ...DataField) DataType {
 	return DataType{Root: Row, Nullable: true, Fields: fields}
 }
 
-// FieldByName returns the index of the field named name, or -1.
-func FieldByName(fields []DataField, name string) int {
-	for i := range fields {
-		if fields[i].Name == name {
-			return i
-		}
-	}
-	return -1
-}
-
-// FieldByID returns the index of the field with the given id, or -1.
-func FieldByID(fields []DataField, id int) int {
-	for i := range fields {
-		if fields[i].ID == id {
-			return i
-		}
-	}
-	return -1
-}
-
 // ErrCorrupt marks metadata or data that contradicts what its parent
 // records (a manifest shorter than its manifest list says, entry counts that
 // differ, an empty snapshot file): reading on would silently return fewer
@@ -268,39 +248,6 @@ var ErrCorrupt = errors.New("corrupt table metadata")
 // the table or file it was found in; callers test with errors.Is. Refusing
 // is the rule: reading such data without the feature would return wrong rows.
 var ErrUnsupported = errors.New("not supported by this reader yet")
-
-// SameIgnoringNullability reports whether two types are equal, nested field
-// ids included, when nullability is ignored at every level: a file column of
-// such a type can be used as is (Arrow arrays don't carry nullability, and
-// NOT NULL is never enforced on read).
-func SameIgnoringNullability(a, b DataType) bool {
-	return stripNull(a).Equal(stripNull(b))
-}
-
-func stripNull(t DataType) DataType {
-	t.Nullable = true
-	if t.Element != nil {
-		e := stripNull(*t.Element)
-		t.Element = &e
-	}
-	if t.Key != nil {
-		k := stripNull(*t.Key)
-		t.Key = &k
-	}
-	if t.Value != nil {
-		v := stripNull(*t.Value)
-		t.Value = &v
-	}
-	if len(t.Fields) > 0 {
-		fs := make([]DataField, len(t.Fields))
-		for i, f := range t.Fields {
-			f.Type = stripNull(f.Type)
-			fs[i] = f
-		}
-		t.Fields = fs
-	}
-	return t
-}
 
 // RowKind is the change kind of a row (Java's RowKind): the header byte of
 // a BinaryRow and the _VALUE_KIND column of primary-key files.

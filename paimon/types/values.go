@@ -2,9 +2,7 @@ package types
 
 import (
 	"fmt"
-	"math"
 	"math/big"
-	"strconv"
 	"strings"
 	"time"
 
@@ -117,28 +115,6 @@ type TimestampValue struct {
 	NanoOfMilli int32
 }
 
-// TimestampFromNanos builds a TimestampValue from epoch nanoseconds.
-func TimestampFromNanos(n int64) TimestampValue {
-	ms := n / 1e6
-	nano := n % 1e6
-	if nano < 0 {
-		ms--
-		nano += 1e6
-	}
-	return TimestampValue{Millis: ms, NanoOfMilli: int32(nano)}
-}
-
-// TimestampFromMicros builds a TimestampValue from epoch microseconds.
-func TimestampFromMicros(us int64) TimestampValue {
-	ms := us / 1000
-	r := us % 1000
-	if r < 0 {
-		ms--
-		r += 1000
-	}
-	return TimestampValue{Millis: ms, NanoOfMilli: int32(r * 1000)}
-}
-
 // Time returns the value as a UTC time.Time.
 func (t TimestampValue) Time() time.Time {
 	return time.UnixMilli(t.Millis).UTC().Add(time.Duration(t.NanoOfMilli))
@@ -168,38 +144,4 @@ func (t TimestampValue) Nanos() int64 { return t.Millis*1e6 + int64(t.NanoOfMill
 // String renders an ISO-8601 local date-time with the fraction trimmed.
 func (t TimestampValue) String() string {
 	return t.Time().Format("2006-01-02T15:04:05.999999999")
-}
-
-// JavaFloatString renders a float like Java's Float/Double.toString: the
-// shortest round-trip digits, plain notation for 1e-3 <= |v| < 1e7 (always
-// with a fraction digit), otherwise "d.dddE<exp>".
-func JavaFloatString(v float64, bits int) string {
-	switch {
-	case math.IsNaN(v):
-		return "NaN"
-	case math.IsInf(v, 1):
-		return "Infinity"
-	case math.IsInf(v, -1):
-		return "-Infinity"
-	case v == 0:
-		if math.Signbit(v) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	a := math.Abs(v)
-	if a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(v, 'f', -1, bits)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(v, 'e', -1, bits) // e.g. 1e+10, 1.5e-05
-	mant, exp, _ := strings.Cut(s, "e")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	e, _ := strconv.Atoi(exp)
-	return mant + "E" + strconv.Itoa(e)
 }

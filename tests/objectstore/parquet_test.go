@@ -107,7 +107,7 @@ func TestParquetRequestCount(t *testing.T) {
 				t.Fatal(err)
 			}
 			s.faults.Reset()
-			f, err := fileio.OpenSized(ctx, fio, p, int64(len(data)))
+			f, err := fio.OpenSize(ctx, p, int64(len(data)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -157,7 +157,7 @@ func BenchmarkParquetRead(b *testing.B) {
 		}
 		b.Run(s.name, func(b *testing.B) {
 			run(b, func() fileio.File {
-				f, err := fileio.OpenSized(ctx, fio, p, int64(len(data)))
+				f, err := fio.OpenSize(ctx, p, int64(len(data)))
 				if err != nil {
 					b.Fatal(err)
 				}

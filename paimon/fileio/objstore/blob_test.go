@@ -17,6 +17,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/fileiotest"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/fileutil"
 )
 
 // fakeS3 is an in-process S3 server (gofakes3) behind a fault handler that
@@ -165,7 +166,7 @@ func TestS3RequestEconomy(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("footer reads", map[string]int{"GET": 1}, func() error {
-		file, err := fileio.OpenSized(ctx, fio, p, int64(len(data)))
+		file, err := fileutil.OpenSized(ctx, fio, p, int64(len(data)))
 		if err != nil {
 			return err
 		}
@@ -183,7 +184,7 @@ func TestS3RequestEconomy(t *testing.T) {
 		return nil
 	})
 	check("read-ahead", map[string]int{"GET": 1}, func() error {
-		file, err := fileio.OpenSized(ctx, fio, p, int64(len(data)))
+		file, err := fileutil.OpenSized(ctx, fio, p, int64(len(data)))
 		if err != nil {
 			return err
 		}
@@ -219,7 +220,7 @@ func TestS3Errors(t *testing.T) {
 	if err := fio.WriteFileAtomic(ctx, p, []byte("0123456789"), true); err != nil {
 		t.Fatal(err)
 	}
-	file, err := fileio.OpenSized(ctx, fio, p, 20)
+	file, err := fileutil.OpenSized(ctx, fio, p, 20)
 	if err != nil {
 		t.Fatal(err)
 	}

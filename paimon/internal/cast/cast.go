@@ -29,6 +29,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -145,7 +146,7 @@ func EvolveStruct(ctx context.Context, arr arrow.Array, from, to types.DataType,
 	}()
 	d := s.Data()
 	for i, tf := range to.Fields {
-		j := types.FieldByID(from.Fields, tf.ID)
+		j := typeutil.FieldByID(from.Fields, tf.ID)
 		var c arrow.Array
 		if j < 0 {
 			// Children are unsliced: size them like the parent's buffers.
@@ -630,9 +631,9 @@ func toStringCast(arr arrow.Array, from, to types.DataType, mem memory.Allocator
 	case *array.Int64:
 		str = func(i int) string { return strconv.FormatInt(a.Value(i), 10) }
 	case *array.Float32:
-		str = func(i int) string { return types.JavaFloatString(float64(a.Value(i)), 32) }
+		str = func(i int) string { return typeutil.JavaFloatString(float64(a.Value(i)), 32) }
 	case *array.Float64:
-		str = func(i int) string { return types.JavaFloatString(a.Value(i), 64) }
+		str = func(i int) string { return typeutil.JavaFloatString(a.Value(i), 64) }
 	case *array.Decimal128:
 		str = func(i int) string { return types.FormatUnscaled(a.Value(i).BigInt(), from.Scale) }
 	case *array.Date32:

@@ -28,6 +28,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -134,10 +135,10 @@ func Open(ctx context.Context, f *split.DataFile, o *Options) (*Reader, error) {
 				return nil, fmt.Errorf("data file %s: partition column %q has no value in the split (%d values)", f.Path, nf.Name, len(o.PartitionValues))
 			}
 			cp.src, cp.partIdx = srcPartition, pi
-		} else if j := types.FieldByID(fileSchema.Fields, nf.ID); j >= 0 {
+		} else if j := typeutil.FieldByID(fileSchema.Fields, nf.ID); j >= 0 {
 			ff := fileSchema.Fields[j]
 			cp.src, cp.fileIdx, cp.from = srcFile, len(fileFields), ff.Type
-			cp.cast = !types.SameIgnoringNullability(ff.Type, nf.Type)
+			cp.cast = !typeutil.SameIgnoringNullability(ff.Type, nf.Type)
 			fileFields = append(fileFields, ff)
 		} else {
 			cp.src = srcNull // added after the file was written

@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/fileutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -178,7 +179,7 @@ func Open(ctx context.Context, fio fileio.FileIO, path string, opts Options) (Re
 // it.
 func openFile(ctx context.Context, fio fileio.FileIO, path string, size int64) (fileio.File, error) {
 	if size > 0 {
-		return fileio.OpenSized(ctx, fio, path, size)
+		return fileutil.OpenSized(ctx, fio, path, size)
 	}
 	return fio.Open(ctx, path)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -82,9 +83,9 @@ func statValue(v any, t types.DataType, col *schema.Column) any {
 			case schema.TimeUnitMillis:
 				return types.TimestampValue{Millis: x}
 			case schema.TimeUnitMicros:
-				return types.TimestampFromMicros(x)
+				return typeutil.TimestampFromMicros(x)
 			case schema.TimeUnitNanos:
-				return types.TimestampFromNanos(x)
+				return typeutil.TimestampFromNanos(x)
 			}
 		case types.Decimal:
 			return decimalStat(decimal128.FromI64(x), t, col)

@@ -22,6 +22,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/recordreader"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -66,14 +67,14 @@ func newLayout(o *Options, c *schema.MergeOptions) (*layout, error) {
 	l := &layout{}
 	s := o.Schema
 	needIdx := func(f types.DataField) int {
-		if i := types.FieldByID(l.need, f.ID); i >= 0 {
+		if i := typeutil.FieldByID(l.need, f.ID); i >= 0 {
 			return i
 		}
 		l.need = append(l.need, f)
 		return len(l.need) - 1
 	}
 	for _, f := range o.Fields {
-		if types.FieldByID(s.Fields, f.ID) < 0 {
+		if typeutil.FieldByID(s.Fields, f.ID) < 0 {
 			return nil, fmt.Errorf("output column %q (id %d) is not in schema %d", f.Name, f.ID, s.ID)
 		}
 		if pi := indexOf(s.PartitionKeys, f.Name); pi >= 0 {

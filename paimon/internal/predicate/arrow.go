@@ -14,6 +14,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -399,9 +400,9 @@ func timestampConverter(unit arrow.TimeUnit) func(int64) types.TimestampValue {
 	case arrow.Millisecond:
 		return func(v int64) types.TimestampValue { return types.TimestampValue{Millis: v} }
 	case arrow.Microsecond:
-		return types.TimestampFromMicros
+		return typeutil.TimestampFromMicros
 	}
-	return types.TimestampFromNanos
+	return typeutil.TimestampFromNanos
 }
 
 // FilterRecord returns a new record holding the rows of rec that p

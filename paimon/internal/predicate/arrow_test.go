@@ -19,6 +19,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -68,7 +69,7 @@ func randomRecord(t *testing.T, r *rand.Rand, n int, mem memory.Allocator) (arro
 			case 5:
 				us := int64(1704067200000000) + int64(r.IntN(5))
 				fb.(*array.TimestampBuilder).Append(arrow.Timestamp(us))
-				row[c] = types.TimestampFromMicros(us)
+				row[c] = typeutil.TimestampFromMicros(us)
 			case 6:
 				v := r.IntN(2) == 0
 				fb.(*array.BooleanBuilder).Append(v)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -30,7 +31,7 @@ func NewBuilder(fields []types.DataField) *Builder {
 func (b *Builder) Fields() []types.DataField { return b.fields }
 
 func (b *Builder) leaf(op Op, name string, lits ...any) (*Predicate, error) {
-	i := types.FieldByName(b.fields, name)
+	i := typeutil.FieldByName(b.fields, name)
 	if i < 0 {
 		return nil, fmt.Errorf("predicate %s: unknown column %q", op, name)
 	}
@@ -133,7 +134,7 @@ func (b *Builder) Between(field string, lo, hi any) (*Predicate, error) {
 }
 
 func (b *Builder) pattern(op Op, field, pat string) (*Predicate, error) {
-	i := types.FieldByName(b.fields, field)
+	i := typeutil.FieldByName(b.fields, field)
 	if i >= 0 && !b.fields[i].Type.IsString() && !b.fields[i].Type.IsBinary() {
 		return nil, fmt.Errorf("predicate %s on column %q: needs a string or binary column, not %s", op, field, b.fields[i].Type)
 	}

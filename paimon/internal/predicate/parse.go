@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -286,7 +287,7 @@ func (p *parser) comparison() (*Predicate, error) {
 		return nil, p.errAt(t, "expected a column name, found %s", t.describe())
 	}
 	name := t.text
-	if !p.syntax && types.FieldByName(p.b.fields, name) < 0 {
+	if !p.syntax && typeutil.FieldByName(p.b.fields, name) < 0 {
 		return nil, p.errAt(t, "unknown column %q", name)
 	}
 	wrap := func(pr *Predicate, err error) (*Predicate, error) {

@@ -3,6 +3,7 @@ package predicate
 import (
 	"fmt"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -27,7 +28,7 @@ func PartitionPart(p *Predicate, partitionFields []types.DataField) *Predicate {
 	for _, c := range conjuncts(p) {
 		ok := true
 		c.walkLeaves(func(l *Predicate) {
-			if types.FieldByID(partitionFields, l.field.ID) < 0 {
+			if typeutil.FieldByID(partitionFields, l.field.ID) < 0 {
 				ok = false
 			}
 		})
@@ -68,7 +69,7 @@ func Remap(p *Predicate, fields []types.DataField) (*Predicate, error) {
 	case AlwaysTrue, AlwaysFalse:
 		return p, nil
 	}
-	i := types.FieldByID(fields, p.field.ID)
+	i := typeutil.FieldByID(fields, p.field.ID)
 	if i < 0 {
 		c := &Predicate{op: AlwaysFalse, index: -1}
 		if p.testValue(nil) {

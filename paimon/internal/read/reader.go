@@ -25,6 +25,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/recordreader"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -96,10 +97,10 @@ func (r *Reader) Read(ctx context.Context, sp *split.Split) (array.RecordReader,
 	need := append([]types.DataField(nil), r.Fields...)
 	if r.Filter != nil {
 		for _, name := range r.Filter.Fields() {
-			if types.FieldByName(need, name) >= 0 {
+			if typeutil.FieldByName(need, name) >= 0 {
 				continue
 			}
-			i := types.FieldByName(r.Schema.Fields, name)
+			i := typeutil.FieldByName(r.Schema.Fields, name)
 			if i < 0 {
 				return nil, fmt.Errorf("filter column %q is not in the table", name)
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/snapshot"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
@@ -86,7 +87,7 @@ func (tb *table) fields(t *testing.T, names ...string) []types.DataField {
 	}
 	out := make([]types.DataField, len(names))
 	for i, n := range names {
-		j := types.FieldByName(tb.schema.Fields, n)
+		j := typeutil.FieldByName(tb.schema.Fields, n)
 		if j < 0 {
 			t.Fatalf("no column %q in %v", n, tb.schema.Fields)
 		}
@@ -262,7 +263,7 @@ func TestAddedColumnReadsNull(t *testing.T) {
 			if int64(len(rows)) != f.Meta.RowCount {
 				t.Errorf("%s: %d rows, the manifest says %d", f.Path, len(rows), f.Meta.RowCount)
 			}
-			hasExtra := types.FieldByID(fs.Fields, extra[0].ID) >= 0
+			hasExtra := typeutil.FieldByID(fs.Fields, extra[0].ID) >= 0
 			nonNull := 0
 			for _, r := range rows {
 				if !strings.HasPrefix(r, `{"extra":null,`) {

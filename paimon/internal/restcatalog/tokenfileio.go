@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/fileutil"
 )
 
 // safeTime is Java's RESTApi.TOKEN_EXPIRATION_SAFE_TIME_MILLIS: a token is
@@ -140,13 +141,13 @@ func (t *TokenFileIO) Open(ctx context.Context, path string) (fileio.File, error
 	return f.Open(ctx, path)
 }
 
-// OpenSize implements fileio.SizedOpener.
+// OpenSize implements fileutil.SizedOpener.
 func (t *TokenFileIO) OpenSize(ctx context.Context, path string, size int64) (fileio.File, error) {
 	f, err := t.FileIO(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return fileio.OpenSized(ctx, f, path, size)
+	return fileutil.OpenSized(ctx, f, path, size)
 }
 
 // ReadFile implements fileio.FileIO.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -107,9 +108,9 @@ func (f *PathFactory) partitionString(v any, t types.DataType) (string, error) {
 	case int64:
 		s = strconv.FormatInt(x, 10)
 	case float32:
-		s = types.JavaFloatString(float64(x), 32)
+		s = typeutil.JavaFloatString(float64(x), 32)
 	case float64:
-		s = types.JavaFloatString(x, 64)
+		s = typeutil.JavaFloatString(x, 64)
 	case string:
 		s = x
 	case types.DecimalValue:

@@ -20,6 +20,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/snapshot"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -404,9 +405,9 @@ func (p *Planner) statsMayMatch(ctx context.Context, f *manifest.DataFileMeta) (
 	tMax := make([]any, len(target))
 	tNulls := make([]*int64, len(target))
 	for i, tf := range target {
-		j := types.FieldByID(statsFields, tf.ID)
+		j := typeutil.FieldByID(statsFields, tf.ID)
 		if j < 0 {
-			if types.FieldByID(fileSchema.Fields, tf.ID) < 0 {
+			if typeutil.FieldByID(fileSchema.Fields, tf.ID) < 0 {
 				// Column added after the file was written: all null.
 				rc := f.RowCount
 				tNulls[i] = &rc

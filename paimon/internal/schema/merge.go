@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -459,7 +460,7 @@ func (c *MergeOptions) checkAgg(s *TableSchema, fn string, f types.DataField) er
 		return unsupported(s, "aggregate function collect with fields.%s.distinct=true on elements of type %s (Java's HashSet order of them is not reproduced)", f.Name, *f.Type.Element)
 	case fn == "nested_update" && len(c.NestedKey[f.Name]) > 0:
 		for _, k := range c.NestedKey[f.Name] {
-			i := types.FieldByName(f.Type.Element.Fields, k)
+			i := typeutil.FieldByName(f.Type.Element.Fields, k)
 			if i < 0 {
 				return fmt.Errorf("primary-key table (schema %d): fields.%s.nested-key names %q, no field of %s", s.ID, f.Name, k, *f.Type.Element)
 			}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -246,7 +247,7 @@ func (s *TableSchema) RowType() types.DataType { return types.RowType(s.Fields..
 
 // Field returns the top-level column named name.
 func (s *TableSchema) Field(name string) (types.DataField, bool) {
-	if i := types.FieldByName(s.Fields, name); i >= 0 {
+	if i := typeutil.FieldByName(s.Fields, name); i >= 0 {
 		return s.Fields[i], true
 	}
 	return types.DataField{}, false
@@ -318,7 +319,7 @@ func StatsFields(fileSchema *TableSchema, valueStatsCols []string, writeCols []s
 	}
 	out := make([]types.DataField, 0, len(valueStatsCols))
 	for _, name := range valueStatsCols {
-		i := types.FieldByName(base, name)
+		i := typeutil.FieldByName(base, name)
 		if i < 0 {
 			return nil, fmt.Errorf("stats column %q is not a column of schema %d", name, fileSchema.ID)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/connect-paimon/connect-paimon/paimon/internal/binrow"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -30,7 +31,7 @@ type nestedUpdateAgg struct {
 func newNestedUpdate(name string, t types.DataType, limit int, key []string) (*nestedUpdateAgg, error) {
 	g := &nestedUpdateAgg{name: name, t: t, limit: limit}
 	for _, k := range key {
-		i := types.FieldByName(t.Element.Fields, k)
+		i := typeutil.FieldByName(t.Element.Fields, k)
 		if i < 0 {
 			return nil, fmt.Errorf("nested_update on column %q: nested-key %q is no field of %s", name, k, *t.Element)
 		}
