@@ -43,9 +43,17 @@ func (c catalogConfig) CatalogOptions() []paimon.CatalogOption {
 	if !c.REST() {
 		return nil
 	}
-	return []paimon.CatalogOption{paimon.WithREST(paimon.RESTOptions{
-		URI: c.URI, TokenProvider: c.TokenProvider, Token: c.Token, Options: c.Options,
-	})}
+	opts := map[string]string{}
+	for k, v := range c.Options {
+		opts[k] = v
+	}
+	// The typed fields win over the same keys in options.
+	for k, v := range map[string]string{"uri": c.URI, "token.provider": c.TokenProvider, "token": c.Token} {
+		if v != "" {
+			opts[k] = v
+		}
+	}
+	return []paimon.CatalogOption{paimon.WithREST(opts)}
 }
 
 func catalogSpec() *service.ConfigField {

@@ -47,7 +47,7 @@ type catalogConfig struct {
 	fio     fileio.FileIO
 	storage objstore.Options
 	warn    func(string)
-	rest    *RESTOptions
+	rest    map[string]string // WithREST's options; nil: a filesystem catalog
 	alloc   memory.Allocator
 }
 

@@ -14,33 +14,27 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/snapshot"
 )
 
-// RESTOptions select Paimon's REST catalog (Java's and pypaimon's
-// metastore=rest). The names follow their options: URI is "uri",
-// TokenProvider "token.provider", Token "token"; OpenCatalog's warehouse
-// argument is "warehouse" (the catalog's name on the server, not a path).
-type RESTOptions struct {
-	// URI is the server's base URI ("http://host:port"; a bare host:port
-	// gets http:// as in Java).
-	URI string
-	// TokenProvider is "bear" (a static bearer token) or "dlf" (Aliyun
-	// DLF signing, refused: it cannot be tested without the cloud). Empty
-	// means bear when Token is set.
-	TokenProvider string
-	// Token is the bearer token.
-	Token string
-	// Options are further catalog options as Java names them (header.*,
-	// data-token.enabled, s3.* storage settings, dlf.*…); the typed fields
-	// above win over the same keys here. The server's /v1/config answer is
-	// merged with them (its defaults under, its overrides over).
-	Options map[string]string
-}
-
-// WithREST makes OpenCatalog open a REST catalog instead of a warehouse
-// directory. The storage options (WithStorageOptions) configure the object
-// store clients of the tables, under the catalog's s3.* options and the
-// data tokens the server vends.
-func WithREST(o RESTOptions) CatalogOption {
-	return func(c *catalogConfig) { c.rest = &o }
+// WithREST makes OpenCatalog open Paimon's REST catalog (Java's and
+// pypaimon's metastore=rest) instead of a warehouse directory. options are
+// the catalog options as Java names them: "uri" (the server's base URI; a
+// bare host:port gets http:// as in Java), "token.provider" ("bear", a
+// static bearer token, the default when "token" is set; "dlf" is refused:
+// it cannot be tested without the cloud), "token", "header.*",
+// "data-token.enabled", s3.* storage settings...; empty values are left
+// out. OpenCatalog's warehouse argument is "warehouse" (the catalog's name
+// on the server, not a path). The server's /v1/config answer is merged with
+// them (its defaults under, its overrides over). The storage options
+// (WithStorageOptions) configure the object store clients of the tables,
+// under the catalog's s3.* options and the data tokens the server vends.
+func WithREST(options map[string]string) CatalogOption {
+	return func(c *catalogConfig) {
+		c.rest = map[string]string{}
+		for k, v := range options {
+			if v != "" {
+				c.rest[k] = v
+			}
+		}
+	}
 }
 
 // restCatalog is the REST side of a Catalog.
@@ -57,21 +51,14 @@ func openREST(ctx context.Context, warehouse string, cfg catalogConfig) (*Catalo
 	if cfg.fio != nil {
 		return nil, &FieldError{Field: "FileIO", Err: fmt.Errorf("a REST catalog's tables choose their storage; WithFileIO does not apply")}
 	}
-	o := cfg.rest
 	opts := map[string]string{}
-	for k, v := range o.Options {
+	for k, v := range cfg.rest {
 		opts[k] = v
 	}
 	opts[restcatalog.OptMetastore] = "rest"
-	set := func(k, v string) {
-		if v != "" {
-			opts[k] = v
-		}
+	if warehouse != "" {
+		opts[restcatalog.OptWarehouse] = warehouse
 	}
-	set(restcatalog.OptURI, o.URI)
-	set(restcatalog.OptToken, o.Token)
-	set(restcatalog.OptTokenProvider, o.TokenProvider)
-	set(restcatalog.OptWarehouse, warehouse)
 	if opts[restcatalog.OptTokenProvider] == "" && opts[restcatalog.OptToken] != "" {
 		opts[restcatalog.OptTokenProvider] = restcatalog.ProviderBear
 	}

@@ -30,7 +30,7 @@ func restDemo(t *testing.T) (*resttest.Server, string) {
 func openREST(t *testing.T, srv *resttest.Server, extra ...paimon.CatalogOption) (*paimon.Catalog, error) {
 	t.Helper()
 	opts := append([]paimon.CatalogOption{
-		paimon.WithREST(paimon.RESTOptions{URI: srv.URL, Token: srv.Token}),
+		paimon.WithREST(map[string]string{"uri": srv.URL, "token": srv.Token}),
 		paimon.WithStorageOptions(objstore.Options{MaxRetries: 3, RetryBaseDelay: time.Millisecond, RetryMaxDelay: 5 * time.Millisecond}),
 	}, extra...)
 	cat, err := paimon.OpenCatalog(context.Background(), srv.WarehouseName, append(opts, interop.CheckedAlloc(t))...)
@@ -125,7 +125,7 @@ func TestRESTCatalogErrors(t *testing.T) {
 	ctx := context.Background()
 	srv, _ := restDemo(t)
 
-	_, err := paimon.OpenCatalog(ctx, srv.WarehouseName, paimon.WithREST(paimon.RESTOptions{URI: srv.URL, Token: "wrong"}))
+	_, err := paimon.OpenCatalog(ctx, srv.WarehouseName, paimon.WithREST(map[string]string{"uri": srv.URL, "token": "wrong"}))
 	if err == nil || !paimon.IsPermanent(err) || !strings.Contains(err.Error(), "401") || !strings.Contains(err.Error(), "GET /v1/config") {
 		t.Fatalf("wrong token: %v (permanent %v)", err, paimon.IsPermanent(err))
 	}
@@ -169,15 +169,15 @@ func TestRESTCatalogErrors(t *testing.T) {
 
 func TestRESTCatalogRefusesDLFAndBadOptions(t *testing.T) {
 	ctx := context.Background()
-	_, err := paimon.OpenCatalog(ctx, "wh", paimon.WithREST(paimon.RESTOptions{URI: "http://127.0.0.1:1", TokenProvider: "dlf"}))
+	_, err := paimon.OpenCatalog(ctx, "wh", paimon.WithREST(map[string]string{"uri": "http://127.0.0.1:1", "token.provider": "dlf"}))
 	if !paimon.IsPermanent(err) || !errors.Is(err, types.ErrUnsupported) || !strings.Contains(err.Error(), "token.provider=dlf") {
 		t.Fatalf("dlf: %v", err)
 	}
-	_, err = paimon.OpenCatalog(ctx, "wh", paimon.WithREST(paimon.RESTOptions{Token: "t"}))
+	_, err = paimon.OpenCatalog(ctx, "wh", paimon.WithREST(map[string]string{"token": "t"}))
 	if !paimon.IsPermanent(err) || !strings.Contains(err.Error(), "uri") {
 		t.Fatalf("no uri: %v", err)
 	}
-	_, err = paimon.OpenCatalog(ctx, "wh", paimon.WithREST(paimon.RESTOptions{URI: "http://127.0.0.1:1"}))
+	_, err = paimon.OpenCatalog(ctx, "wh", paimon.WithREST(map[string]string{"uri": "http://127.0.0.1:1"}))
 	if !paimon.IsPermanent(err) || !strings.Contains(err.Error(), "token.provider") {
 		t.Fatalf("no token: %v", err)
 	}

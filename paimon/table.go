@@ -3,7 +3,6 @@ package paimon
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/snapshot"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
+	"strings"
 )
 
 // Table is an open Paimon table (one branch of it).
@@ -36,12 +36,6 @@ type Table struct {
 	// decompressed, dictionary indices) for reads that chose no allocator:
 	// the catalog's, shared by its tables, or the table's own.
 	scratch *arrowpool.Pool
-}
-
-// OpenTable opens the table stored at root (its directory) directly,
-// without a catalog. name is used in messages and metadata.
-func OpenTable(ctx context.Context, fio fileio.FileIO, root, name, branch string) (*Table, error) {
-	return openTable(ctx, fio, strings.TrimRight(root, "/"), name, branch, nil)
 }
 
 func openTable(ctx context.Context, fio fileio.FileIO, root, name, branch string, warn func(string)) (*Table, error) {

@@ -202,8 +202,8 @@ func openTable(ctx context.Context, c *cli.Context) (*openedTable, error) {
 	}
 	copts := []paimon.CatalogOption{paimon.WithStorageOptions(opts)}
 	if rest {
-		copts = append(copts, paimon.WithREST(paimon.RESTOptions{
-			URI: c.String(flagCatalogURI), Token: c.String(flagCatalogToken), TokenProvider: c.String(flagCatalogProvider),
+		copts = append(copts, paimon.WithREST(map[string]string{
+			"uri": c.String(flagCatalogURI), "token": c.String(flagCatalogToken), "token.provider": c.String(flagCatalogProvider),
 		}))
 	}
 	cat, err := paimon.OpenCatalog(ctx, wh, copts...)

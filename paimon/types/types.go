@@ -232,11 +232,6 @@ func (t DataType) writeSQL(b *strings.Builder) {
 	}
 }
 
-// RowType builds a ROW type (nullable) from fields.
-func RowType(fields ...DataField) DataType {
-	return DataType{Root: Row, Nullable: true, Fields: fields}
-}
-
 // ErrCorrupt marks metadata or data that contradicts what its parent
 // records (a manifest shorter than its manifest list says, entry counts that
 // differ, an empty snapshot file): reading on would silently return fewer

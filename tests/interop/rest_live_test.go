@@ -23,7 +23,7 @@ func TestRESTLive(t *testing.T) {
 	}
 	open := func(t *testing.T, srv *testenv.JavaREST) *paimon.Catalog {
 		cat, err := paimon.OpenCatalog(context.Background(), srv.Warehouse,
-			paimon.WithREST(paimon.RESTOptions{URI: srv.URI, Token: srv.Token}), CheckedAlloc(t))
+			paimon.WithREST(map[string]string{"uri": srv.URI, "token": srv.Token}), CheckedAlloc(t))
 		if err != nil {
 			t.Fatal(err)
 		}

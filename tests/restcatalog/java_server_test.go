@@ -93,7 +93,7 @@ func (p *tokenProxy) requested(suffix string) int {
 func openCatalog(t *testing.T, uri string, srv *testenv.JavaREST) *paimon.Catalog {
 	t.Helper()
 	cat, err := paimon.OpenCatalog(context.Background(), srv.Warehouse,
-		paimon.WithREST(paimon.RESTOptions{URI: uri, Token: srv.Token}))
+		paimon.WithREST(map[string]string{"uri": uri, "token": srv.Token}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestJavaRESTServerBatchRead(t *testing.T) {
 	if !paimon.IsPermanent(err) || !strings.Contains(err.Error(), "db.missing") {
 		t.Fatalf("missing table: %v", err)
 	}
-	bad, err := paimon.OpenCatalog(ctx, srv.Warehouse, paimon.WithREST(paimon.RESTOptions{URI: srv.URI, Token: "wrong"}))
+	bad, err := paimon.OpenCatalog(ctx, srv.Warehouse, paimon.WithREST(map[string]string{"uri": srv.URI, "token": "wrong"}))
 	if err == nil {
 		_ = bad.Close()
 		t.Fatal("a wrong token opened the catalog")

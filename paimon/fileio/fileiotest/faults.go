@@ -19,7 +19,7 @@ type Fault int
 // connections, resets before and after the server acted on the request,
 // and bodies cut short with or without a consistent Content-Length.
 const (
-	FaultNone Fault = iota
+	faultNone Fault = iota // no fault: the request passes
 	Fault500
 	Fault503SlowDown
 	FaultDelay
@@ -113,7 +113,7 @@ func (h *FaultHandler) decide(r *http.Request) Fault {
 	}
 	h.byMethod[m]++
 	if h.rng.Float64() >= h.cfg.Rate {
-		return FaultNone
+		return faultNone
 	}
 	f := h.cfg.Kinds[h.rng.IntN(len(h.cfg.Kinds))]
 	if (f == FaultTruncate || f == FaultShortBody) && r.Method != http.MethodGet {
@@ -126,7 +126,7 @@ func (h *FaultHandler) decide(r *http.Request) Fault {
 // ServeHTTP implements http.Handler.
 func (h *FaultHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch f := h.decide(r); f {
-	case FaultNone:
+	case faultNone:
 		h.next.ServeHTTP(w, r)
 	case Fault500:
 		s3Error(w, r, http.StatusInternalServerError, "InternalError", "injected fault")

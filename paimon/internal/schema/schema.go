@@ -243,7 +243,9 @@ func (s *TableSchema) TrimmedPrimaryKeyFields() []types.DataField {
 }
 
 // RowType returns the table row type (nullable ROW of all fields).
-func (s *TableSchema) RowType() types.DataType { return types.RowType(s.Fields...) }
+func (s *TableSchema) RowType() types.DataType {
+	return types.DataType{Root: types.Row, Nullable: true, Fields: s.Fields}
+}
 
 // Field returns the top-level column named name.
 func (s *TableSchema) Field(name string) (types.DataField, bool) {
