@@ -9,7 +9,7 @@
 //	cat, _ := paimon.OpenCatalog(ctx, "/data/warehouse")
 //	tbl, _ := cat.GetTable(ctx, "db.orders")
 //	rb := tbl.NewReadBuilder().WithProjection("id", "amount")
-//	plan, _ := rb.NewScan().Plan(ctx)
+//	plan, _ := rb.Plan(ctx)
 //	rd := rb.NewRead()
 //	for _, sp := range plan.Splits {
 //		rr, _ := rd.Read(ctx, sp)

@@ -97,7 +97,7 @@ func TestRESTCatalogLatestSnapshotFromServer(t *testing.T) {
 	if err != nil || !ok || s.ID != 2 {
 		t.Fatalf("latest %+v %v %v, want the server's 2", s, ok, err)
 	}
-	plan, err := tbl.NewReadBuilder().NewScan().Plan(ctx)
+	plan, err := tbl.NewReadBuilder().Plan(ctx)
 	if err != nil || plan.SnapshotID != 2 {
 		t.Fatalf("plan at %d (%v), want 2", plan.SnapshotID, err)
 	}

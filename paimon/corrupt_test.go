@@ -36,7 +36,7 @@ func TestEmptySnapshotFileIsAnError(t *testing.T) {
 			t.Fatalf("%s: want ErrCorrupt naming snapshot-3 (and no io.EOF), got %v", what, err)
 		}
 	}
-	_, err = tbl.NewReadBuilder().NewScan().Plan(ctx)
+	_, err = tbl.NewReadBuilder().Plan(ctx)
 	check("batch plan", err)
 
 	// The full first plan reads snapshot 3; following from snapshot 1 meets

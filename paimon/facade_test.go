@@ -179,7 +179,7 @@ func TestBatchReadRowKindAndStats(t *testing.T) {
 	_, tbl := openDemo(t)
 	var st paimon.ReadStats
 	rb := tbl.NewReadBuilder().WithProjection("id").WithIncludeRowKind(true).WithStats(&st)
-	plan, err := rb.NewScan().Plan(context.Background())
+	plan, err := rb.Plan(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 // readAll reads a whole plan into sorted canonical JSON lines.
 func readAll(t *testing.T, ctx context.Context, rb *paimon.ReadBuilder) []string {
 	t.Helper()
-	plan, err := rb.NewScan().Plan(ctx)
+	plan, err := rb.Plan(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ import (
 
 // ReadBuilder configures a batch read of one snapshot. Its With methods
 // return the builder for chaining; configuration errors are reported by
-// NewScan().Plan and NewRead().Read.
+// Plan and NewRead().Read.
 type ReadBuilder struct {
 	t          *Table
 	opts       readOptions
@@ -146,12 +146,6 @@ func projectFields(s *schema.TableSchema, projection []string) ([]types.DataFiel
 	}
 	return out, nil
 }
-
-// Scan plans a batch read.
-type Scan struct{ rb *ReadBuilder }
-
-// NewScan returns the scan of this read.
-func (rb *ReadBuilder) NewScan() *Scan { return &Scan{rb: rb} }
 
 // Plan is the files of one snapshot, grouped into splits.
 type Plan struct {
@@ -279,10 +273,10 @@ func (t *Table) timeTravelSchema(ctx context.Context, snap *snapshot.Snapshot) (
 	return s, nil
 }
 
-// Plan resolves the snapshot and plans its live files. A table without
-// snapshots yields an empty plan.
-func (s *Scan) Plan(ctx context.Context) (*Plan, error) {
-	rb := s.rb
+// Plan resolves the snapshot and plans its live files, grouped into
+// splits (pypaimon's new_scan().plan()). A table without snapshots yields
+// an empty plan.
+func (rb *ReadBuilder) Plan(ctx context.Context) (*Plan, error) {
 	snap, sch, err := rb.resolve(ctx)
 	if err != nil {
 		return nil, err

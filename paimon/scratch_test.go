@@ -31,7 +31,7 @@ func TestDefaultReadBatchesOutliveScratchReuse(t *testing.T) {
 		t.Fatal(err)
 	}
 	rb := tbl.NewReadBuilder().WithBatchSize(2)
-	plan, err := rb.NewScan().Plan(ctx)
+	plan, err := rb.Plan(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -518,7 +518,7 @@ func filesRun(c *cli.Context, sio stdio) error {
 		}
 		rb = rb.WithSnapshot(id)
 	}
-	plan, err := rb.NewScan().Plan(c.Context)
+	plan, err := rb.Plan(c.Context)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/localpath"
 )
 
 // filePrefix is the file-name prefix of consumer files; the id follows it.
@@ -223,7 +224,7 @@ func (m *Manager) Reset(ctx context.Context, id string, c Consumer) error {
 
 // RemoveStaleTemp deletes the temp files an interrupted write of consumer
 // id left in the consumer directory, and returns their paths. Only files of
-// this reader's own pattern (fileio.IsLocalTempFor) last modified before
+// this reader's own pattern (localpath.IsTempFor) last modified before
 // olderThan are removed: a Java or pypaimon writer's temp file, or one of a
 // write still running, is left alone. Object stores write atomically and
 // leave none.
@@ -241,7 +242,7 @@ func (m *Manager) RemoveStaleTemp(ctx context.Context, id string, olderThan time
 	base := filePrefix + id
 	var removed []string
 	for _, fi := range infos {
-		if fi.IsDir || !fileio.IsLocalTempFor(fi.Name, base) || !fi.ModTime.Before(olderThan) {
+		if fi.IsDir || !localpath.IsTempFor(fi.Name, base) || !fi.ModTime.Before(olderThan) {
 			continue
 		}
 		if err := m.fio.Delete(ctx, fi.Path); err != nil && !fileio.IsNotExist(err) {

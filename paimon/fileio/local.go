@@ -2,32 +2,20 @@ package fileio
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/connect-paimon/connect-paimon/paimon/internal/localpath"
 )
 
-// Local is a FileIO over the local filesystem. Paths may be plain paths or
+// localFS is the FileIO over the local filesystem. Paths may be plain paths or
 // "file:" URIs (file:///x, file:/x), the spellings Java and pypaimon use.
-type Local struct{}
+type localFS struct{}
 
 // NewLocal returns a FileIO for local paths.
-func NewLocal() *Local { return &Local{} }
-
-// LocalPath strips a file: scheme from a path.
-func LocalPath(p string) string {
-	switch {
-	case strings.HasPrefix(p, "file://"):
-		return p[len("file://"):]
-	case strings.HasPrefix(p, "file:"):
-		return p[len("file:"):]
-	}
-	return p
-}
+func NewLocal() FileIO { return &localFS{} }
 
 type localFile struct {
 	*os.File
@@ -39,8 +27,8 @@ func (f *localFile) Size() int64  { return f.size }
 func (f *localFile) Path() string { return f.path }
 
 // Open implements FileIO.
-func (l *Local) Open(_ context.Context, path string) (File, error) {
-	f, err := os.Open(LocalPath(path))
+func (l *localFS) Open(_ context.Context, path string) (File, error) {
+	f, err := os.Open(localpath.Strip(path))
 	if err != nil {
 		return nil, err
 	}
@@ -57,13 +45,13 @@ func (l *Local) Open(_ context.Context, path string) (File, error) {
 }
 
 // ReadFile implements FileIO.
-func (l *Local) ReadFile(_ context.Context, path string) ([]byte, error) {
-	return os.ReadFile(LocalPath(path))
+func (l *localFS) ReadFile(_ context.Context, path string) ([]byte, error) {
+	return os.ReadFile(localpath.Strip(path))
 }
 
 // Stat implements FileIO.
-func (l *Local) Stat(_ context.Context, path string) (FileInfo, error) {
-	st, err := os.Stat(LocalPath(path))
+func (l *localFS) Stat(_ context.Context, path string) (FileInfo, error) {
+	st, err := os.Stat(localpath.Strip(path))
 	if err != nil {
 		return FileInfo{}, err
 	}
@@ -79,8 +67,8 @@ func infoOf(path string, st os.FileInfo) FileInfo {
 }
 
 // Exists implements FileIO.
-func (l *Local) Exists(_ context.Context, path string) (bool, error) {
-	_, err := os.Stat(LocalPath(path))
+func (l *localFS) Exists(_ context.Context, path string) (bool, error) {
+	_, err := os.Stat(localpath.Strip(path))
 	if err == nil {
 		return true, nil
 	}
@@ -91,8 +79,8 @@ func (l *Local) Exists(_ context.Context, path string) (bool, error) {
 }
 
 // List implements FileIO.
-func (l *Local) List(_ context.Context, dir string) ([]FileInfo, error) {
-	ents, err := os.ReadDir(LocalPath(dir))
+func (l *localFS) List(_ context.Context, dir string) ([]FileInfo, error) {
+	ents, err := os.ReadDir(localpath.Strip(dir))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, nil
@@ -113,44 +101,17 @@ func (l *Local) List(_ context.Context, dir string) ([]FileInfo, error) {
 	return out, nil
 }
 
-// localTempRandBytes is the randomness in Local's temp file names.
-const localTempRandBytes = 8
-
-// IsLocalTempFor reports whether name is a temp file Local.WriteFileAtomic
-// creates for a target named base (".<base>.<16 hex digits>.tmp"): what a
-// write interrupted by a crash leaves behind. Java's and pypaimon's temp
-// files (a UUID with dashes) never match, so a cleanup by this test only
-// touches ours.
-func IsLocalTempFor(name, base string) bool {
-	rest, ok := strings.CutPrefix(name, "."+base+".")
-	if !ok {
-		return false
-	}
-	h, ok := strings.CutSuffix(rest, ".tmp")
-	if !ok || len(h) != 2*localTempRandBytes {
-		return false
-	}
-	for _, c := range h {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 // WriteFileAtomic implements FileIO with a hidden temp file in the target
 // directory (the `.<name>.<uuid>.tmp` pattern Paimon's listers ignore) and a
 // rename, or a hard link when overwrite is false so an existing target is
 // never replaced.
-func (l *Local) WriteFileAtomic(_ context.Context, path string, data []byte, overwrite bool) error {
-	target := LocalPath(path)
+func (l *localFS) WriteFileAtomic(_ context.Context, path string, data []byte, overwrite bool) error {
+	target := localpath.Strip(path)
 	dir := filepath.Dir(target)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	var rnd [localTempRandBytes]byte
-	_, _ = rand.Read(rnd[:])
-	tmp := filepath.Join(dir, "."+filepath.Base(target)+"."+hex.EncodeToString(rnd[:])+".tmp")
+	tmp := filepath.Join(dir, localpath.TempName(filepath.Base(target)))
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
@@ -182,8 +143,8 @@ func (l *Local) WriteFileAtomic(_ context.Context, path string, data []byte, ove
 }
 
 // Delete implements FileIO.
-func (l *Local) Delete(_ context.Context, path string) error {
-	err := os.Remove(LocalPath(path))
+func (l *localFS) Delete(_ context.Context, path string) error {
+	err := os.Remove(localpath.Strip(path))
 	if err != nil && errors.Is(err, os.ErrNotExist) {
 		return nil
 	}

@@ -62,7 +62,7 @@ func openBenchTable(tb testing.TB, name string) *paimon.Table {
 
 // readAll plans rb and reads every split, returning rows and files read.
 func readAll(ctx context.Context, tb testing.TB, rb *paimon.ReadBuilder) (rows int64, files int) {
-	plan, err := rb.NewScan().Plan(ctx)
+	plan, err := rb.Plan(ctx)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func readAll(ctx context.Context, tb testing.TB, rb *paimon.ReadBuilder) (rows i
 // the library's planner: the raw baseline then reads exactly these files.
 func wideFiles(tb testing.TB, t *paimon.Table) []string {
 	tb.Helper()
-	plan, err := t.NewReadBuilder().NewScan().Plan(context.Background())
+	plan, err := t.NewReadBuilder().Plan(context.Background())
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func BenchmarkPlanMany(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		plan, err := t.NewReadBuilder().NewScan().Plan(ctx)
+		plan, err := t.NewReadBuilder().Plan(ctx)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -375,7 +375,7 @@ func TestWideORCEqualsParquet(t *testing.T) {
 	ctx := context.Background()
 	read := func(name string) []string {
 		rb := openBenchTable(t, name).NewReadBuilder().WithSnapshot(2)
-		plan, err := rb.NewScan().Plan(ctx)
+		plan, err := rb.Plan(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

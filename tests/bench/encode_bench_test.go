@@ -18,7 +18,7 @@ func BenchmarkEncodeWide(b *testing.B) {
 	t := openBenchTable(b, "wide")
 	ctx := context.Background()
 	rb := t.NewReadBuilder().WithDictionary(true)
-	plan, err := rb.NewScan().Plan(ctx)
+	plan, err := rb.Plan(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -83,7 +83,7 @@ type pkReadResult struct {
 // readPK plans rb and reads every split, summing the ver column so a read
 // that returns a stale version of a key (a wrong merge) fails the check.
 func readPK(ctx context.Context, tb testing.TB, rb *paimon.ReadBuilder) pkReadResult {
-	plan, err := rb.NewScan().Plan(ctx)
+	plan, err := rb.Plan(ctx)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func TestORCRowIndexSkipsRowGroups(t *testing.T) {
 			}
 			var st paimon.ReadStats
 			rb := tbl.NewReadBuilder().WithFilter(p)
-			plan, err := rb.NewScan().Plan(ctx)
+			plan, err := rb.Plan(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -46,7 +46,7 @@ func TestPKMergeLayout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plan, err := tbl.NewReadBuilder().NewScan().Plan(ctx)
+		plan, err := tbl.NewReadBuilder().Plan(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -239,7 +239,7 @@ func readPKBatch(ctx context.Context, cat *paimon.Catalog, table string, snapsho
 		return nil, err
 	}
 	rb := tbl.NewReadBuilder().WithSnapshot(snapshot)
-	plan, err := rb.NewScan().Plan(ctx)
+	plan, err := rb.Plan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("plan: %w", err)
 	}

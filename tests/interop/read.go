@@ -39,7 +39,7 @@ func ReadCase(ctx context.Context, cat *paimon.Catalog, c Case) ([]string, error
 		}
 		rb = rb.WithFilter(p)
 	}
-	plan, err := rb.NewScan().Plan(ctx)
+	plan, err := rb.Plan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("plan: %w", err)
 	}

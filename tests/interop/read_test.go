@@ -24,7 +24,7 @@ func TestCountRowsMatchesReadSplits(t *testing.T) {
 			t.Fatal(err)
 		}
 		rb := tbl.NewReadBuilder()
-		plan, err := rb.NewScan().Plan(ctx)
+		plan, err := rb.Plan(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -199,7 +199,7 @@ func readDataFiles(t testing.TB, tbl *paimon.Table, m *meter, counter *requestCo
 	if projection != nil {
 		rb = rb.WithProjection(projection...)
 	}
-	plan, err := rb.NewScan().Plan(ctx)
+	plan, err := rb.Plan(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

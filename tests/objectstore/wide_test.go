@@ -114,7 +114,7 @@ func BenchmarkWideTableRead(b *testing.B) {
 					if proj.cols != nil {
 						rb = rb.WithProjection(proj.cols...)
 					}
-					plan, err := rb.NewScan().Plan(ctx)
+					plan, err := rb.Plan(ctx)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -171,7 +171,7 @@ func TestJavaRESTServerBatchRead(t *testing.T) {
 			t.Fatalf("%s at %s, Java says %s", c.name, tbl.Path(), want)
 		}
 		rb := tbl.NewReadBuilder()
-		plan, err := rb.NewScan().Plan(ctx)
+		plan, err := rb.Plan(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

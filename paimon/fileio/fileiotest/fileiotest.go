@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/localpath"
 )
 
 // Config tunes the suite for slow backends.
@@ -305,7 +306,7 @@ func checkNotExist(t *testing.T, op, p string, err error) {
 	if !fileio.IsNotExist(err) {
 		t.Fatalf("%s(missing): err = %v, want one wrapping ErrNotExist", op, err)
 	}
-	if !strings.Contains(err.Error(), strings.TrimPrefix(fileio.LocalPath(p), "/")) {
+	if !strings.Contains(err.Error(), strings.TrimPrefix(localpath.Strip(p), "/")) {
 		t.Errorf("%s(missing): error %q does not name the path %s", op, err, p)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
+	"fmt"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/fileiotest"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
@@ -302,8 +303,8 @@ func TestOpenSchemes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Open(%s): %v", uri, err)
 		}
-		if _, ok := fio.(*fileio.Local); !ok {
-			t.Fatalf("Open(%s) = %T, want *Local", uri, fio)
+		if got, want := fmt.Sprintf("%T", fio), fmt.Sprintf("%T", fileio.NewLocal()); got != want {
+			t.Fatalf("Open(%s) = %s, want the local FileIO %s", uri, got, want)
 		}
 	}
 	for uri, want := range map[string]string{

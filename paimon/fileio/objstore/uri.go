@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/localpath"
 	"strings"
 	"time"
 )
@@ -195,7 +196,7 @@ func parseLocation(uri string) (location, error) {
 	}
 	switch scheme {
 	case "file":
-		return location{Scheme: scheme, Key: fileio.LocalPath(uri)}, nil
+		return location{Scheme: scheme, Key: localpath.Strip(uri)}, nil
 	case "s3", "s3a", "s3n", "gs", "azblob", "abfs", "abfss":
 	default:
 		return location{}, fmt.Errorf("location %q: unsupported scheme %q (supported: file, s3, s3a, gs, azblob, abfs, abfss)", uri, scheme)

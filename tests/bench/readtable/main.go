@@ -66,7 +66,7 @@ func run(ctx context.Context, warehouse, table string, snap int64, proj string) 
 	if proj != "" {
 		rb = rb.WithProjection(strings.Split(proj, ",")...)
 	}
-	plan, err := rb.NewScan().Plan(ctx)
+	plan, err := rb.Plan(ctx)
 	if err != nil {
 		return 0, err
 	}
