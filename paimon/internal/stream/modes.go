@@ -3,6 +3,8 @@ package stream
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // StartMode is where a streaming read starts (Java's scan.mode).
@@ -29,47 +31,26 @@ const (
 	StartCompactedFull
 )
 
-// startModes spells every mode as Java does, in declaration order.
-var startModes = [...]string{"latest-full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp", "compacted-full"}
+// startModes spells every mode as Java does, in declaration order;
+// "full", "default" and "" are Java's aliases of latest-full.
+var startModes = enum[StartMode]{what: "scan mode", names: []string{"latest-full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp", "compacted-full"}, aliases: []string{"full", "default", ""}}
 
 // String returns Java's spelling of the mode.
-func (m StartMode) String() string {
-	if m >= 0 && int(m) < len(startModes) {
-		return startModes[m]
-	}
-	return fmt.Sprintf("StartMode(%d)", int(m))
-}
+func (m StartMode) String() string { return startModes.String(m) }
 
 // Valid reports whether m is one of the declared modes.
-func (m StartMode) Valid() bool { return m >= 0 && int(m) < len(startModes) }
+func (m StartMode) Valid() bool { return startModes.Valid(m) }
 
 // NeedsSnapshot reports whether the mode starts at a given snapshot.
 func (m StartMode) NeedsSnapshot() bool { return m == StartFromSnapshot || m == StartFromSnapshotFull }
 
 // ParseStartMode parses Java's spelling; "full", "default" and "" are
 // aliases of latest-full, as in Java.
-func ParseStartMode(s string) (StartMode, error) {
-	switch s {
-	case "full", "default", "":
-		return StartLatestFull, nil
-	}
-	for i, name := range startModes {
-		if s == name {
-			return StartMode(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown scan mode %q (want latest-full, latest, from-snapshot, from-snapshot-full, from-timestamp or compacted-full)", s)
-}
+func ParseStartMode(s string) (StartMode, error) { return startModes.Parse(s) }
 
 // UnmarshalText reads Java's spelling (ParseStartMode), so a StartMode is
 // read from configuration text as it is printed.
-func (m *StartMode) UnmarshalText(b []byte) error {
-	v, err := ParseStartMode(string(b))
-	if err == nil {
-		*m = v
-	}
-	return err
-}
+func (m *StartMode) UnmarshalText(b []byte) error { return startModes.Unmarshal(m, b) }
 
 // MarshalText prints String's spelling.
 func (m StartMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
@@ -89,43 +70,57 @@ const (
 	ExpiredLatestFull
 )
 
-var expiredPolicies = [...]string{"fail", "earliest", "latest-full"}
+// expiredPolicies spells the policies; "" is fail, the default.
+var expiredPolicies = enum[ExpiredPolicy]{what: "expired policy", names: []string{"fail", "earliest", "latest-full"}, aliases: []string{""}}
 
 // String returns the policy's configuration spelling.
-func (p ExpiredPolicy) String() string {
-	if p.Valid() {
-		return expiredPolicies[p]
-	}
-	return fmt.Sprintf("ExpiredPolicy(%d)", int(p))
-}
+func (p ExpiredPolicy) String() string { return expiredPolicies.String(p) }
 
 // Valid reports whether p is one of the declared policies.
-func (p ExpiredPolicy) Valid() bool { return p >= 0 && int(p) < len(expiredPolicies) }
+func (p ExpiredPolicy) Valid() bool { return expiredPolicies.Valid(p) }
 
 // ParseExpiredPolicy parses "fail" (also ""), "earliest" or "latest-full".
-func ParseExpiredPolicy(s string) (ExpiredPolicy, error) {
-	if s == "" {
-		return ExpiredFail, nil
-	}
-	for i, name := range expiredPolicies {
-		if s == name {
-			return ExpiredPolicy(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown expired policy %q (want fail, earliest or latest-full)", s)
-}
+func ParseExpiredPolicy(s string) (ExpiredPolicy, error) { return expiredPolicies.Parse(s) }
 
 // UnmarshalText reads "fail" (also ""), "earliest" or "latest-full".
-func (p *ExpiredPolicy) UnmarshalText(b []byte) error {
-	v, err := ParseExpiredPolicy(string(b))
-	if err == nil {
-		*p = v
-	}
-	return err
-}
+func (p *ExpiredPolicy) UnmarshalText(b []byte) error { return expiredPolicies.Unmarshal(p, b) }
 
 // MarshalText prints String's spelling.
 func (p ExpiredPolicy) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// enum spells the values of an int enum whose first value is the default:
+// names by value, aliases of the first value.
+type enum[T ~int] struct {
+	what           string
+	names, aliases []string
+}
+
+func (e enum[T]) Valid(v T) bool { return v >= 0 && int(v) < len(e.names) }
+
+func (e enum[T]) String(v T) string {
+	if e.Valid(v) {
+		return e.names[v]
+	}
+	return fmt.Sprintf("%s(%d)", e.what, int(v))
+}
+
+func (e enum[T]) Parse(s string) (T, error) {
+	if slices.Contains(e.aliases, s) {
+		return 0, nil
+	}
+	if i := slices.Index(e.names, s); i >= 0 {
+		return T(i), nil
+	}
+	return 0, fmt.Errorf("unknown %s %q (want %s)", e.what, s, strings.Join(e.names, ", "))
+}
+
+func (e enum[T]) Unmarshal(dst *T, b []byte) error {
+	v, err := e.Parse(string(b))
+	if err == nil {
+		*dst = v
+	}
+	return err
+}
 
 // ExpiredSkip describes a position that had expired and where the scan
 // went instead.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -65,25 +66,18 @@ func stripNull(t types.DataType) types.DataType {
 }
 
 // TimestampFromNanos builds a TimestampValue from epoch nanoseconds.
-func TimestampFromNanos(n int64) types.TimestampValue {
-	ms := n / 1e6
-	nano := n % 1e6
-	if nano < 0 {
-		ms--
-		nano += 1e6
-	}
-	return types.TimestampValue{Millis: ms, NanoOfMilli: int32(nano)}
-}
+func TimestampFromNanos(n int64) types.TimestampValue { return fromSubMillis(n, 1e6, 1) }
 
 // TimestampFromMicros builds a TimestampValue from epoch microseconds.
-func TimestampFromMicros(us int64) types.TimestampValue {
-	ms := us / 1000
-	r := us % 1000
-	if r < 0 {
-		ms--
-		r += 1000
-	}
-	return types.TimestampValue{Millis: ms, NanoOfMilli: int32(r * 1000)}
+func TimestampFromMicros(us int64) types.TimestampValue { return fromSubMillis(us, 1000, 1000) }
+
+// fromSubMillis splits v units (perMilli to the millisecond, nanos
+// nanoseconds each) into milliseconds and the nanoseconds within, flooring
+// so that pre-epoch values keep a non-negative remainder. It never
+// multiplies v itself, which would overflow past year 2262.
+func fromSubMillis(v, perMilli, nanos int64) types.TimestampValue {
+	ms := arith.FloorDiv(v, perMilli)
+	return types.TimestampValue{Millis: ms, NanoOfMilli: int32((v - ms*perMilli) * nanos)}
 }
 
 // JavaFloatString renders a float like Java's Float/Double.toString: the
