@@ -269,28 +269,10 @@ func (p *Predicate) testValue(v any) bool {
 		return false
 	}
 	switch p.op {
-	case In:
-		for _, l := range p.literals {
-			if l == nil {
-				continue
-			}
-			c, ok := compare(v, l)
-			if !ok || c == 0 {
-				return true
-			}
-		}
-		return false
-	case NotIn:
-		for _, l := range p.literals {
-			if l == nil {
-				return false
-			}
-			c, ok := compare(v, l)
-			if ok && c == 0 {
-				return false
-			}
-		}
-		return true
+	case In, NotIn:
+		// A value is the range [v, v]: membership is decided by the same
+		// loop as on statistics.
+		return p.testRange(v, v)
 	case StartsWith, EndsWith, Contains, NotStartsWith, NotEndsWith, NotContains:
 		s, ok1 := asBytes(v)
 		pat, ok2 := asBytes(p.literals[0])
