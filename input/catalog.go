@@ -85,16 +85,8 @@ func catalogSpec() *service.ConfigField {
 func readCatalog(pc *service.ParsedConfig) (catalogConfig, error) {
 	var c catalogConfig
 	var err error
-	if c.Type, err = pc.FieldString(fieldCatalogType); err != nil {
-		return c, err
-	}
-	if c.URI, err = pc.FieldString(fieldCatalogURI); err != nil {
-		return c, err
-	}
-	if c.TokenProvider, err = pc.FieldString(fieldCatalogTokenProvider); err != nil {
-		return c, err
-	}
-	if c.Token, err = pc.FieldString(fieldCatalogToken); err != nil {
+	if err = readTyped(pc.FieldString, into(fieldCatalogType, &c.Type), into(fieldCatalogURI, &c.URI),
+		into(fieldCatalogTokenProvider, &c.TokenProvider), into(fieldCatalogToken, &c.Token)); err != nil {
 		return c, err
 	}
 	if c.Options, err = pc.FieldStringMap(fieldCatalogOptions); err != nil {

@@ -312,17 +312,9 @@ func readConfig(pc *service.ParsedConfig) (config, error) {
 	if c.ThrottleInterval, err = th.FieldDuration(fieldThrottleInterval); err != nil {
 		return c, err
 	}
-	for _, f := range []struct {
-		name string
-		dst  *int
-	}{
-		{fieldThrottleMaxRows, &c.ThrottleMaxRows},
-		{fieldThrottleMaxFiles, &c.ThrottleMaxFiles},
-		{fieldThrottleMaxSnapshots, &c.ThrottleMaxSnapshots},
-	} {
-		if *f.dst, err = th.FieldInt(f.name); err != nil {
-			return c, err
-		}
+	if err := readTyped(th.FieldInt, into(fieldThrottleMaxRows, &c.ThrottleMaxRows),
+		into(fieldThrottleMaxFiles, &c.ThrottleMaxFiles), into(fieldThrottleMaxSnapshots, &c.ThrottleMaxSnapshots)); err != nil {
+		return c, err
 	}
 	if c.CheckpointLimit, err = pc.FieldInt(fieldCheckpointLimit); err != nil {
 		return c, err
@@ -337,6 +329,27 @@ func readConfig(pc *service.ParsedConfig) (config, error) {
 		return c, err
 	}
 	return c, nil
+}
+
+// field is a configuration field and where its value goes.
+type field[T any] struct {
+	name string
+	dst  *T
+}
+
+func into[T any](name string, dst *T) field[T] { return field[T]{name, dst} }
+
+// readTyped reads fields of one type with read (a ParsedConfig's
+// FieldString, FieldInt...), stopping at the first error.
+func readTyped[T any](read func(path ...string) (T, error), fs ...field[T]) error {
+	for _, f := range fs {
+		v, err := read(f.name)
+		if err != nil {
+			return err
+		}
+		*f.dst = v
+	}
+	return nil
 }
 
 // readStorage reads the storage object into objstore.Options. The config
@@ -363,45 +376,18 @@ func readStorage(pc *service.ParsedConfig) (objstore.Options, error) {
 		o.ForcePathStyle = o.ForcePathStyle || old
 	}
 	cred := pc.Namespace(fieldStorageCredentials)
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{
-		{fieldCredProfile, &o.Profile},
-		{fieldCredID, &o.AccessKeyID},
-		{fieldCredSecret, &o.SecretAccessKey},
-		{fieldCredToken, &o.SessionToken},
-		{fieldCredRole, &o.RoleARN},
-		{fieldCredRoleExternalID, &o.RoleExternalID},
-	} {
-		if *f.dst, err = cred.FieldString(f.name); err != nil {
-			return o, err
-		}
-	}
-	if o.Anonymous, err = cred.FieldBool(fieldCredAnonymous); err != nil {
-		return o, err
-	}
-	if o.FromEC2Role, err = cred.FieldBool(fieldCredFromEC2Role); err != nil {
-		return o, err
-	}
 	gcs := pc.Namespace(fieldStorageGCS)
-	if o.GCSCredentialsJSON, err = gcs.FieldString(fieldGCSCredentialsJSON); err != nil {
-		return o, err
-	}
-	if o.GCSCredentialsFile, err = gcs.FieldString(fieldGCSCredentialsFile); err != nil {
-		return o, err
-	}
 	az := pc.Namespace(fieldStorageAzure)
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{
-		{fieldAzureAccount, &o.StorageAccount},
-		{fieldAzureAccessKey, &o.StorageAccessKey},
-		{fieldAzureSASToken, &o.StorageSASToken},
-		{fieldAzureConnectionString, &o.StorageConnectionString},
+	for _, err := range []error{
+		readTyped(cred.FieldString, into(fieldCredProfile, &o.Profile), into(fieldCredID, &o.AccessKeyID),
+			into(fieldCredSecret, &o.SecretAccessKey), into(fieldCredToken, &o.SessionToken),
+			into(fieldCredRole, &o.RoleARN), into(fieldCredRoleExternalID, &o.RoleExternalID)),
+		readTyped(cred.FieldBool, into(fieldCredAnonymous, &o.Anonymous), into(fieldCredFromEC2Role, &o.FromEC2Role)),
+		readTyped(gcs.FieldString, into(fieldGCSCredentialsJSON, &o.GCSCredentialsJSON), into(fieldGCSCredentialsFile, &o.GCSCredentialsFile)),
+		readTyped(az.FieldString, into(fieldAzureAccount, &o.StorageAccount), into(fieldAzureAccessKey, &o.StorageAccessKey),
+			into(fieldAzureSASToken, &o.StorageSASToken), into(fieldAzureConnectionString, &o.StorageConnectionString)),
 	} {
-		if *f.dst, err = az.FieldString(f.name); err != nil {
+		if err != nil {
 			return o, err
 		}
 	}
