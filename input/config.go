@@ -276,10 +276,8 @@ func readConfig(pc *service.ParsedConfig) (config, error) {
 	if c.Read, err = readspec.Read(parsedValues{pc}, yamlField); err != nil {
 		return c, err
 	}
-	if c.BatchSize, err = pc.FieldInt(fieldBatchSize); err != nil {
-		return c, err
-	}
-	if c.RowsPerMessage, err = pc.FieldInt(fieldRowsPerMessage); err != nil {
+	if err = readTyped(pc.FieldInt, into(fieldBatchSize, &c.BatchSize), into(fieldRowsPerMessage, &c.RowsPerMessage),
+		into(fieldCheckpointLimit, &c.CheckpointLimit)); err != nil {
 		return c, err
 	}
 	keyMeta, err := pc.FieldBool(fieldKeyMetadata)
@@ -297,10 +295,7 @@ func readConfig(pc *service.ParsedConfig) (config, error) {
 			return c, err
 		}
 	}
-	if c.CommitPeriod, err = pc.FieldDuration(fieldCommitPeriod); err != nil {
-		return c, err
-	}
-	if c.HeartbeatInterval, err = pc.FieldDuration(fieldHeartbeatInterval); err != nil {
+	if err = readTyped(pc.FieldDuration, into(fieldCommitPeriod, &c.CommitPeriod), into(fieldHeartbeatInterval, &c.HeartbeatInterval)); err != nil {
 		return c, err
 	}
 	um, err := pc.FieldString(fieldUpsertMode)
@@ -314,9 +309,6 @@ func readConfig(pc *service.ParsedConfig) (config, error) {
 	}
 	if err := readTyped(th.FieldInt, into(fieldThrottleMaxRows, &c.ThrottleMaxRows),
 		into(fieldThrottleMaxFiles, &c.ThrottleMaxFiles), into(fieldThrottleMaxSnapshots, &c.ThrottleMaxSnapshots)); err != nil {
-		return c, err
-	}
-	if c.CheckpointLimit, err = pc.FieldInt(fieldCheckpointLimit); err != nil {
 		return c, err
 	}
 	if c.AutoReplayNacks, err = pc.FieldBool(service.AutoRetryNacksToggleFieldName); err != nil {

@@ -227,30 +227,39 @@ func (p *Predicate) walkLeaves(f func(*Predicate)) {
 	}
 }
 
+// logical decides the nodes that are not leaves (AND, OR and the
+// constants), testing children with test; ok is false for a leaf.
+func (p *Predicate) logical(test func(*Predicate) bool) (result, ok bool) {
+	switch p.op {
+	case And:
+		for _, c := range p.children {
+			if !test(c) {
+				return false, true
+			}
+		}
+		return true, true
+	case Or:
+		for _, c := range p.children {
+			if test(c) {
+				return true, true
+			}
+		}
+		return false, true
+	case AlwaysTrue:
+		return true, true
+	case AlwaysFalse:
+		return false, true
+	}
+	return false, false
+}
+
 // Test evaluates the predicate on one row whose values are indexed like
 // the row type the predicate refers to. A leaf whose column lies beyond the
 // row, or whose value has an unexpected Go type, counts as a match: Test is
 // used to skip data, and skipping must never drop a matching row.
 func (p *Predicate) Test(row []any) bool {
-	switch p.op {
-	case And:
-		for _, c := range p.children {
-			if !c.Test(row) {
-				return false
-			}
-		}
-		return true
-	case Or:
-		for _, c := range p.children {
-			if c.Test(row) {
-				return true
-			}
-		}
-		return false
-	case AlwaysTrue:
-		return true
-	case AlwaysFalse:
-		return false
+	if r, ok := p.logical(func(c *Predicate) bool { return c.Test(row) }); ok {
+		return r
 	}
 	if p.index < 0 || p.index >= len(row) {
 		return true
@@ -352,25 +361,8 @@ func asBytes(v any) ([]byte, bool) {
 // therefore taken as NaN, a +0.0 minimum as -0.0 and a NaN minimum as -Inf.
 // A null count outside [0, rowCount] is unknown.
 func (p *Predicate) TestStats(rowCount int64, min, max []any, nullCounts []*int64) bool {
-	switch p.op {
-	case And:
-		for _, c := range p.children {
-			if !c.TestStats(rowCount, min, max, nullCounts) {
-				return false
-			}
-		}
-		return true
-	case Or:
-		for _, c := range p.children {
-			if c.TestStats(rowCount, min, max, nullCounts) {
-				return true
-			}
-		}
-		return false
-	case AlwaysTrue:
-		return true
-	case AlwaysFalse:
-		return false
+	if r, ok := p.logical(func(c *Predicate) bool { return c.TestStats(rowCount, min, max, nullCounts) }); ok {
+		return r
 	}
 	i := p.index
 	var lo, hi any
