@@ -343,25 +343,13 @@ func parseMergeOptions(s *TableSchema) (*MergeOptions, error) {
 			}
 			c.Aggregates[field] = strings.TrimSpace(v)
 		case "ignore-retract":
-			b, err := parseBool(k, v)
-			if err != nil {
-				return nil, fmt.Errorf("primary-key table (schema %d): %w", s.ID, err)
-			}
-			c.IgnoreRetract[field] = b
+			err = setParsed(c.IgnoreRetract, field, k, v, parseBool)
 		case "list-agg-delimiter":
 			c.ListaggDelimiter[field] = v
 		case "distinct":
-			b, err := parseBool(k, v)
-			if err != nil {
-				return nil, fmt.Errorf("primary-key table (schema %d): %w", s.ID, err)
-			}
-			c.Distinct[field] = b
+			err = setParsed(c.Distinct, field, k, v, parseBool)
 		case "count-limit":
-			n, err := parseInt(k, v)
-			if err != nil {
-				return nil, fmt.Errorf("primary-key table (schema %d): %w", s.ID, err)
-			}
-			c.CountLimit[field] = n
+			err = setParsed(c.CountLimit, field, k, v, parseInt)
 		case "nested-key":
 			if strings.TrimSpace(v) != "" {
 				for _, name := range strings.Split(v, ",") {
@@ -371,6 +359,9 @@ func parseMergeOptions(s *TableSchema) (*MergeOptions, error) {
 		default:
 			// Unknown suffixes belong to features not implemented.
 			return nil, unsupported(s, "option %s", k)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("primary-key table (schema %d): %w", s.ID, err)
 		}
 	}
 	if c.Engine == MergeEnginePartialUpdate {
@@ -615,4 +606,13 @@ func (c *MergeOptions) partialUpdateConfig(s *TableSchema) error {
 		return fmt.Errorf("primary-key table (schema %d): sequence-group and %s conflict", s.ID, OptPartialUpdateRemoveOnDelete)
 	}
 	return nil
+}
+
+// setParsed parses one per-field option's value into m[field].
+func setParsed[T any](m map[string]T, field, key, value string, parse func(key, value string) (T, error)) error {
+	v, err := parse(key, value)
+	if err == nil {
+		m[field] = v
+	}
+	return err
 }

@@ -185,37 +185,16 @@ const (
 // there, so the reader must look in that directory before it calls a
 // position expired.
 func (s *TableSchema) ChangelogLifecycleDecoupled() (bool, error) {
-	snapMin, err := s.IntOption(OptSnapshotNumRetainedMin, defaultSnapshotNumRetainedMin)
+	snap, err := s.retention(OptSnapshotNumRetainedMin, OptSnapshotNumRetainedMax, OptSnapshotTimeRetained,
+		retained{defaultSnapshotNumRetainedMin, defaultSnapshotNumRetainedMax, defaultSnapshotTimeRetained})
 	if err != nil {
 		return false, err
 	}
-	snapMax, err := s.IntOption(OptSnapshotNumRetainedMax, defaultSnapshotNumRetainedMax)
+	cl, err := s.retention(OptChangelogNumRetainedMin, OptChangelogNumRetainedMax, OptChangelogTimeRetained, snap)
 	if err != nil {
 		return false, err
 	}
-	snapTime, ok, err := s.DurationOption(OptSnapshotTimeRetained)
-	if err != nil {
-		return false, err
-	}
-	if !ok {
-		snapTime = defaultSnapshotTimeRetained
-	}
-	clMin, err := s.IntOption(OptChangelogNumRetainedMin, snapMin)
-	if err != nil {
-		return false, err
-	}
-	clMax, err := s.IntOption(OptChangelogNumRetainedMax, snapMax)
-	if err != nil {
-		return false, err
-	}
-	clTime, ok, err := s.DurationOption(OptChangelogTimeRetained)
-	if err != nil {
-		return false, err
-	}
-	if !ok {
-		clTime = snapTime
-	}
-	return clMax > snapMax || clTime > snapTime || clMin > snapMin, nil
+	return cl.max > snap.max || cl.time > snap.time || cl.min > snap.min, nil
 }
 
 // StatsMayRoundUpMax reports whether the manifest's max statistic of
@@ -269,4 +248,28 @@ func ParseDuration(text string) (time.Duration, error) {
 		return 0, fmt.Errorf("duration %q overflows", text)
 	}
 	return time.Duration(n) * unit, nil
+}
+
+// retained is how many snapshots (or changelogs) a table keeps, at least
+// and at most, and for how long.
+type retained struct {
+	min, max int
+	time     time.Duration
+}
+
+// retention reads one retention triple, each option defaulting to def's.
+func (s *TableSchema) retention(minKey, maxKey, timeKey string, def retained) (retained, error) {
+	r := def
+	var err error
+	if r.min, err = s.IntOption(minKey, def.min); err != nil {
+		return r, err
+	}
+	if r.max, err = s.IntOption(maxKey, def.max); err != nil {
+		return r, err
+	}
+	t, ok, err := s.DurationOption(timeKey)
+	if ok {
+		r.time = t
+	}
+	return r, err
 }
