@@ -224,38 +224,26 @@ func (p *parser) errAt(t token, format string, args ...any) error {
 	return fmt.Errorf("parse filter: at position %d: %s", t.pos+1, fmt.Sprintf(format, args...))
 }
 
-func (p *parser) or() (*Predicate, error) {
-	l, err := p.and()
-	if err != nil {
-		return nil, err
-	}
-	ps := []*Predicate{l}
-	for p.peek().is("OR") {
-		p.next()
-		r, err := p.and()
-		if err != nil {
-			return nil, err
-		}
-		ps = append(ps, r)
-	}
-	return OrOf(ps...), nil
-}
+func (p *parser) or() (*Predicate, error) { return p.chain("OR", p.and, OrOf) }
 
-func (p *parser) and() (*Predicate, error) {
-	l, err := p.unary()
+func (p *parser) and() (*Predicate, error) { return p.chain("AND", p.unary, AndOf) }
+
+// chain parses operands joined by the keyword op, combined by join.
+func (p *parser) chain(op string, operand func() (*Predicate, error), join func(...*Predicate) *Predicate) (*Predicate, error) {
+	l, err := operand()
 	if err != nil {
 		return nil, err
 	}
 	ps := []*Predicate{l}
-	for p.peek().is("AND") {
+	for p.peek().is(op) {
 		p.next()
-		r, err := p.unary()
+		r, err := operand()
 		if err != nil {
 			return nil, err
 		}
 		ps = append(ps, r)
 	}
-	return AndOf(ps...), nil
+	return join(ps...), nil
 }
 
 func (p *parser) unary() (*Predicate, error) {
