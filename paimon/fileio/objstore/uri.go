@@ -98,76 +98,38 @@ const (
 	defaultReadParallel   = 4
 )
 
-func (o Options) maxRetries() int {
+// orDefault is the option rule of Options: negative disables (0), zero
+// is the default, anything else is itself.
+func orDefault[T int | time.Duration](v, def T) T {
 	switch {
-	case o.MaxRetries < 0:
+	case v < 0:
 		return 0
-	case o.MaxRetries == 0:
-		return defaultMaxRetries
+	case v == 0:
+		return def
 	}
-	return o.MaxRetries
+	return v
 }
 
+// positiveOr is v when positive, else def.
+func positiveOr[T int | time.Duration](v, def T) T {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+func (o Options) maxRetries() int { return orDefault(o.MaxRetries, defaultMaxRetries) }
 func (o Options) baseDelay() time.Duration {
-	if o.RetryBaseDelay > 0 {
-		return o.RetryBaseDelay
-	}
-	return defaultRetryBaseDelay
+	return positiveOr(o.RetryBaseDelay, defaultRetryBaseDelay)
 }
-
-func (o Options) maxDelay() time.Duration {
-	if o.RetryMaxDelay > 0 {
-		return o.RetryMaxDelay
-	}
-	return defaultRetryMaxDelay
-}
-
+func (o Options) maxDelay() time.Duration { return positiveOr(o.RetryMaxDelay, defaultRetryMaxDelay) }
 func (o Options) requestTimeout() time.Duration {
-	switch {
-	case o.RequestTimeout < 0:
-		return 0
-	case o.RequestTimeout == 0:
-		return defaultRequestTimeout
-	}
-	return o.RequestTimeout
+	return orDefault(o.RequestTimeout, defaultRequestTimeout)
 }
-
-func (o Options) readAhead() int64 {
-	switch {
-	case o.ReadAhead < 0:
-		return 0
-	case o.ReadAhead == 0:
-		return defaultReadAhead
-	}
-	return int64(o.ReadAhead)
-}
-
-func (o Options) readPartSize() int64 {
-	switch {
-	case o.ReadPartSize < 0:
-		return 0
-	case o.ReadPartSize == 0:
-		return defaultReadPartSize
-	}
-	return int64(o.ReadPartSize)
-}
-
-func (o Options) readParallelism() int {
-	if o.ReadParallelism <= 0 {
-		return defaultReadParallel
-	}
-	return o.ReadParallelism
-}
-
-func (o Options) tailCache() int64 {
-	switch {
-	case o.TailCache < 0:
-		return 0
-	case o.TailCache == 0:
-		return defaultTailCache
-	}
-	return int64(o.TailCache)
-}
+func (o Options) readAhead() int64     { return int64(orDefault(o.ReadAhead, defaultReadAhead)) }
+func (o Options) readPartSize() int64  { return int64(orDefault(o.ReadPartSize, defaultReadPartSize)) }
+func (o Options) readParallelism() int { return positiveOr(o.ReadParallelism, defaultReadParallel) }
+func (o Options) tailCache() int64     { return int64(orDefault(o.TailCache, defaultTailCache)) }
 
 // location is a parsed warehouse or file URI.
 type location struct {
