@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/connect-paimon/connect-paimon/input/internal/checkpoint"
+	"github.com/connect-paimon/connect-paimon/internal/clock"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -248,12 +249,7 @@ func (p *paimonInput) ReadBatch(ctx context.Context) (service.MessageBatch, serv
 		}
 		if b := p.replays.pop(); b != nil {
 			if d := replayBackoff(b.tries); d > 0 {
-				t := time.NewTimer(d)
-				select {
-				case <-t.C:
-				case <-ctx.Done():
-					t.Stop()
-				}
+				_ = clock.Sleep(ctx, d) // ctx's end is handled below
 			}
 			if err := ctx.Err(); err != nil {
 				// The caller gave up: keep the batch's turn for the next call.

@@ -3,6 +3,8 @@ package input
 import (
 	"context"
 	"time"
+
+	"github.com/connect-paimon/connect-paimon/internal/clock"
 )
 
 // throttle enforces the per-window limits of the throttle field. It is used
@@ -40,12 +42,8 @@ func (t *throttle) roll(now time.Time) {
 }
 
 func (t *throttle) sleepWindow(ctx context.Context) error {
-	timer := time.NewTimer(t.interval - time.Since(t.windowStart))
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-timer.C:
+	if err := clock.Sleep(ctx, t.interval-time.Since(t.windowStart)); err != nil {
+		return err
 	}
 	t.roll(time.Now())
 	return nil

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/connect-paimon/connect-paimon/internal/clock"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/localpath"
 )
@@ -190,12 +191,8 @@ func (m *Manager) readPath(ctx context.Context, path string) (Consumer, bool, er
 		if attempt >= m.attempts {
 			break
 		}
-		t := time.NewTimer(backoff)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return Consumer{}, false, fmt.Errorf("read consumer %s: %w (last error: %v)", path, ctx.Err(), last)
-		case <-t.C:
+		if err := clock.Sleep(ctx, backoff); err != nil {
+			return Consumer{}, false, fmt.Errorf("read consumer %s: %w (last error: %v)", path, err, last)
 		}
 		if backoff *= 2; backoff > maxBackoff {
 			backoff = maxBackoff

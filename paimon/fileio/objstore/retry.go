@@ -15,6 +15,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/smithy-go"
 	"gocloud.dev/gcerrors"
+
+	"github.com/connect-paimon/connect-paimon/internal/clock"
 )
 
 // errShortRead reports that a store returned fewer bytes than the range
@@ -70,7 +72,7 @@ func (r retrier) do(ctx context.Context, op string, fn attemptFunc) error {
 		if attempt >= r.max {
 			return fmt.Errorf("giving up after %d attempts: %w", attempt+1, err)
 		}
-		if err := sleep(ctx, r.backoff(attempt)); err != nil {
+		if err := clock.Sleep(ctx, r.backoff(attempt)); err != nil {
 			return errors.Join(fmt.Errorf("retry interrupted: %w", err), ctx.Err())
 		}
 	}
@@ -84,17 +86,6 @@ func (r retrier) backoff(attempt int) time.Duration {
 		d = r.top
 	}
 	return time.Duration(rand.Int64N(int64(d) + 1))
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // IsTransient reports whether a storage error is worth retrying: server

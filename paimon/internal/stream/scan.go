@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/connect-paimon/connect-paimon/internal/clock"
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
@@ -297,16 +298,7 @@ func (s *Scan) checkStartWatermark(ctx context.Context) error {
 	return nil
 }
 
-func (s *Scan) sleep(ctx context.Context) error {
-	t := time.NewTimer(s.cfg.Poll)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+func (s *Scan) sleep(ctx context.Context) error { return clock.Sleep(ctx, s.cfg.Poll) }
 
 // start resolves the start position; it returns the first full plan when
 // the mode has one, nil while the table has no snapshot yet.
