@@ -344,6 +344,19 @@ func readTyped[T any](read func(path ...string) (T, error), fs ...field[T]) erro
 	return nil
 }
 
+// offAsNegative turns a storage field's "0 disables" into objstore's
+// negative spelling (its 0 means "default"); a negative value has no
+// spelling there and is refused.
+func offAsNegative[T int | time.Duration](v T, name string) (T, error) {
+	switch {
+	case v < 0:
+		return 0, fieldError(fieldStorage+"."+name, "must not be negative, got %v", v)
+	case v == 0:
+		return -1, nil
+	}
+	return v, nil
+}
+
 // readStorage reads the storage object into objstore.Options. The config
 // spells "no retries" and "no timeout" as 0, which Options spells as
 // negative (its 0 means "default"); negative config values have no
@@ -387,25 +400,15 @@ func readStorage(pc *service.ParsedConfig) (objstore.Options, error) {
 	if err != nil {
 		return o, err
 	}
-	switch {
-	case n < 0:
-		return o, fieldError(fieldStorage+"."+fieldStorageMaxRetries, "must not be negative, got %d", n)
-	case n == 0:
-		o.MaxRetries = -1
-	default:
-		o.MaxRetries = n
+	if o.MaxRetries, err = offAsNegative(n, fieldStorageMaxRetries); err != nil {
+		return o, err
 	}
 	d, err := pc.FieldDuration(fieldStorageRequestTimeout)
 	if err != nil {
 		return o, err
 	}
-	switch {
-	case d < 0:
-		return o, fieldError(fieldStorage+"."+fieldStorageRequestTimeout, "must not be negative, got %s", d)
-	case d == 0:
-		o.RequestTimeout = -1
-	default:
-		o.RequestTimeout = d
+	if o.RequestTimeout, err = offAsNegative(d, fieldStorageRequestTimeout); err != nil {
+		return o, err
 	}
 	return o, nil
 }
