@@ -97,17 +97,23 @@ func skipValues[T any](n int, buf []T, next func([]T) error, col uint64) error {
 	return nil
 }
 
-func (r *byteRLE) seek(l *posList) error {
-	if err := r.s.seek(l); err != nil {
+// seekRun positions a run-length decoder reading s: the stream first, then
+// the values of the run already consumed, which are decoded and dropped.
+func seekRun[T any](s *inStream, run *int, l *posList, buf []T, next func([]T) error) error {
+	if err := s.seek(l); err != nil {
 		return err
 	}
-	r.run = 0
+	*run = 0
 	n, err := l.next()
 	if err != nil {
 		return err
 	}
+	return skipValues(n, buf, next, l.col)
+}
+
+func (r *byteRLE) seek(l *posList) error {
 	var tmp [256]byte
-	return skipValues(n, tmp[:], r.next, l.col)
+	return seekRun(r.s, &r.run, l, tmp[:], r.next)
 }
 
 func (r *boolRLE) seek(l *posList) error {
@@ -132,16 +138,8 @@ func (r *boolRLE) seek(l *posList) error {
 }
 
 func (r *rleV1) seek(l *posList) error {
-	if err := r.s.seek(l); err != nil {
-		return err
-	}
-	r.run = 0
-	n, err := l.next()
-	if err != nil {
-		return err
-	}
 	var tmp [128]int64
-	return skipValues(n, tmp[:], r.next, l.col)
+	return seekRun(r.s, &r.run, l, tmp[:], r.next)
 }
 
 func (r *rleV2) seek(l *posList) error {
