@@ -300,6 +300,12 @@ func helpShown(err error) error {
 	return err
 }
 
+// action adapts a command's run function to urfave, with help shown by
+// interspersed counting as success.
+func action(sio stdio, run func(*cli.Context, stdio) error) cli.ActionFunc {
+	return func(c *cli.Context) error { return helpShown(run(c, sio)) }
+}
+
 // commandPath names the running command as typed ("paimon consumers get"):
 // urfave's FullName lacks the parents of nested subcommands.
 func commandPath(c *cli.Context) string {
@@ -345,14 +351,14 @@ func consumersCommand(sio stdio) *cli.Command {
 				Name:   "list",
 				Usage:  "List every consumer and its next snapshot",
 				Flags:  withJSONFlag(tableFlags()),
-				Action: func(c *cli.Context) error { return helpShown(consumersList(c, sio)) },
+				Action: action(sio, consumersList),
 			},
 			{
 				Name:      "get",
 				Usage:     "Print one consumer's next snapshot",
 				ArgsUsage: "ID",
 				Flags:     withJSONFlag(tableFlags()),
-				Action:    func(c *cli.Context) error { return helpShown(consumersGet(c, sio)) },
+				Action:    action(sio, consumersGet),
 			},
 			{
 				Name:      "reset",
@@ -362,14 +368,14 @@ func consumersCommand(sio stdio) *cli.Command {
 					&cli.Int64Flag{Name: "next", Usage: "the snapshot the consumer reads next"},
 					&cli.BoolFlag{Name: "force", Usage: "write the position even if snapshot N does not exist (yet, or any more)"},
 				)),
-				Action: func(c *cli.Context) error { return helpShown(consumersReset(c, sio)) },
+				Action: action(sio, consumersReset),
 			},
 			{
 				Name:      "delete",
 				Usage:     "Delete a consumer, releasing the snapshots it held",
 				ArgsUsage: "ID",
 				Flags:     withJSONFlag(tableFlags()),
-				Action:    func(c *cli.Context) error { return helpShown(consumersDelete(c, sio)) },
+				Action:    action(sio, consumersDelete),
 			},
 			{
 				Name:  "expire",
@@ -378,7 +384,7 @@ func consumersCommand(sio stdio) *cli.Command {
 					&cli.StringFlag{Name: "before", Usage: "delete consumers last written before this RFC 3339 time"},
 					&cli.DurationFlag{Name: "older-than", Usage: "delete consumers last written longer ago than this"},
 				)),
-				Action: func(c *cli.Context) error { return helpShown(consumersExpire(c, sio)) },
+				Action: action(sio, consumersExpire),
 			},
 			{
 				Name:  "clear",
@@ -388,7 +394,7 @@ func consumersCommand(sio stdio) *cli.Command {
 					&cli.StringFlag{Name: "excluding", Usage: "regular expression (RE2, full match) of the ids to keep"},
 					&cli.BoolFlag{Name: "all", Usage: "delete every consumer (instead of --including)"},
 				)),
-				Action: func(c *cli.Context) error { return helpShown(consumersClear(c, sio)) },
+				Action: action(sio, consumersClear),
 			},
 		},
 	}
@@ -664,7 +670,7 @@ func snapshotsCommand(sio stdio) *cli.Command {
 		Flags: withJSONFlag(append(tableFlags(),
 			&cli.IntFlag{Name: "limit", Usage: "show only the newest N snapshots, 0 for all"},
 		)),
-		Action: func(c *cli.Context) error { return helpShown(snapshotsList(c, sio)) },
+		Action: action(sio, snapshotsList),
 	}
 }
 

@@ -55,21 +55,21 @@ func discoveryCommands(sio stdio) []*cli.Command {
 			Name:   "databases",
 			Usage:  "List the warehouse's databases",
 			Flags:  withFormatFlag(catalogFlags()),
-			Action: func(c *cli.Context) error { return helpShown(databasesRun(c, sio)) },
+			Action: action(sio, databasesRun),
 		},
 		{
 			Name:      "tables",
 			Usage:     "List the tables of one database, or of every database",
 			ArgsUsage: "[DATABASE]",
 			Flags:     withFormatFlag(catalogFlags()),
-			Action:    func(c *cli.Context) error { return helpShown(tablesRun(c, sio)) },
+			Action:    action(sio, tablesRun),
 		},
 		{
 			Name:      "describe",
 			Usage:     "Show a table: columns with field ids and types, primary and partition keys, bucket mode, file format, options, latest snapshot, consumers",
 			ArgsUsage: "DATABASE.TABLE",
 			Flags:     withFormatFlag(tableFlags()),
-			Action:    func(c *cli.Context) error { return helpShown(describeRun(c, sio)) },
+			Action:    action(sio, describeRun),
 		},
 		{
 			Name:      "files",
@@ -77,7 +77,7 @@ func discoveryCommands(sio stdio) []*cli.Command {
 			ArgsUsage: "DATABASE.TABLE",
 			Flags: withFormatFlag(append(tableFlags(),
 				&cli.Int64Flag{Name: "snapshot-id", Usage: "the snapshot whose files to list (default the latest)"})),
-			Action: func(c *cli.Context) error { return helpShown(filesRun(c, sio)) },
+			Action: action(sio, filesRun),
 		},
 	}
 }
