@@ -13,17 +13,20 @@ type byteRLE struct {
 	val     byte
 }
 
-// runHeader reads the header byte of a byte-RLE or RLE v1 run: below 0x80 a
-// repeat of h+3 values, else 256-h literals.
-func runHeader(s *inStream) (run int, literal bool, err error) {
+// runHeader reads the start of a byte-RLE or RLE v1 run: a header byte h,
+// below 0x80 a repeat of h+3 values, else 256-h literals. Both encodings
+// follow a repeat's header with one byte, returned as b: the repeated byte,
+// or the signed delta of an integer run.
+func runHeader(s *inStream) (run int, literal bool, b byte, err error) {
 	h, err := s.readByte()
 	if err != nil {
-		return 0, false, err
+		return 0, false, 0, err
 	}
-	if h < 0x80 {
-		return int(h) + 3, false, nil
+	if h >= 0x80 {
+		return 256 - int(h), true, 0, nil
 	}
-	return 256 - int(h), true, nil
+	b, err = s.readByte()
+	return int(h) + 3, false, b, err
 }
 
 // readInt reads one base-128 varint of an integer stream, zigzag-decoded
@@ -49,13 +52,8 @@ func (r *byteRLE) next(dst []byte) error {
 	for i := 0; i < len(dst); {
 		if r.run == 0 {
 			var err error
-			if r.run, r.literal, err = runHeader(r.s); err != nil {
+			if r.run, r.literal, r.val, err = runHeader(r.s); err != nil {
 				return err
-			}
-			if !r.literal {
-				if r.val, err = r.s.readByte(); err != nil {
-					return err
-				}
 			}
 		}
 		k := min(r.run, len(dst)-i)
@@ -124,15 +122,12 @@ type rleV1 struct {
 func (r *rleV1) next(dst []int64) error {
 	for i := 0; i < len(dst); {
 		if r.run == 0 {
+			var d byte
 			var err error
-			if r.run, r.literal, err = runHeader(r.s); err != nil {
+			if r.run, r.literal, d, err = runHeader(r.s); err != nil {
 				return err
 			}
 			if !r.literal {
-				d, err := r.s.readByte()
-				if err != nil {
-					return err
-				}
 				r.delta = int64(int8(d))
 				if r.val, err = readInt(r.s, r.signed); err != nil {
 					return err
