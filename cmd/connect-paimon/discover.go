@@ -99,11 +99,7 @@ func databasesRun(c *cli.Context, sio stdio) error {
 	if _, err := exactArgs(c, 0, ""); err != nil {
 		return err
 	}
-	asJSON, err := outputFormat(c)
-	if err != nil {
-		return err
-	}
-	cat, err := openCatalog(c.Context, c)
+	asJSON, cat, err := openCatalogCommand(c)
 	if err != nil {
 		return err
 	}
@@ -170,11 +166,7 @@ func tablesRun(c *cli.Context, sio stdio) error {
 	if len(pos) > 1 {
 		return fmt.Errorf("%s takes at most one database, got %q", commandPath(c), pos)
 	}
-	asJSON, err := outputFormat(c)
-	if err != nil {
-		return err
-	}
-	cat, err := openCatalog(c.Context, c)
+	asJSON, cat, err := openCatalogCommand(c)
 	if err != nil {
 		return err
 	}
@@ -221,6 +213,16 @@ func tableArg(c *cli.Context) error {
 // table that does not exist gets the nearest existing names in the error
 // (openTable).
 func openNamedTable(c *cli.Context) (*openedTable, error) { return openTable(c.Context, c) }
+
+// openCatalogCommand is the start of a warehouse-wide command: the
+// --format asked for, the catalog opened (the caller closes it).
+func openCatalogCommand(c *cli.Context) (asJSON bool, cat *paimon.Catalog, err error) {
+	if asJSON, err = outputFormat(c); err != nil {
+		return false, nil, err
+	}
+	cat, err = openCatalog(c.Context, c)
+	return asJSON, cat, err
+}
 
 // openTableCommand is the start of a command on one table: the table
 // argument checked, the --format asked for, the table opened (the caller
