@@ -539,16 +539,7 @@ func numericCast(arr arrow.Array, from, to types.DataType, target arrow.DataType
 				bi.Quo(bi, pow10(from.Scale))
 				v = bi.Int64()
 			}
-			switch b := bld.(type) {
-			case *array.Int8Builder:
-				b.UnsafeAppend(int8(v))
-			case *array.Int16Builder:
-				b.UnsafeAppend(int16(v))
-			case *array.Int32Builder:
-				b.UnsafeAppend(int32(v))
-			case *array.Int64Builder:
-				b.UnsafeAppend(v)
-			}
+			appendInt(bld, v)
 		case types.Float, types.Double:
 			var f float64
 			switch {
@@ -730,10 +721,27 @@ func parseJavaBool(s string) (bool, bool) {
 	return false, false
 }
 
+// appendInt appends v to an integer builder that has room reserved for it,
+// narrowed by Go's conversion, which wraps as Java's (byte)/(short)/(int)
+// casts do.
+func appendInt(b array.Builder, v int64) {
+	switch b := b.(type) {
+	case *array.Int8Builder:
+		b.UnsafeAppend(int8(v))
+	case *array.Int16Builder:
+		b.UnsafeAppend(int16(v))
+	case *array.Int32Builder:
+		b.UnsafeAppend(int32(v))
+	case *array.Int64Builder:
+		b.UnsafeAppend(v)
+	}
+}
+
 func fromStringCast(arr arrow.Array, to types.DataType, target arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
 	src := arr.(*array.String)
 	bld := array.NewBuilder(mem, target)
 	defer bld.Release()
+	bld.Reserve(arr.Len())
 	bad := func(i int) error {
 		return fmt.Errorf("cast string %q to %s: invalid value", src.Value(i), to)
 	}
@@ -755,16 +763,7 @@ func fromStringCast(arr arrow.Array, to types.DataType, target arrow.DataType, m
 			if err != nil {
 				return nil, bad(i)
 			}
-			switch b := b.(type) {
-			case *array.Int8Builder:
-				b.Append(int8(v))
-			case *array.Int16Builder:
-				b.Append(int16(v))
-			case *array.Int32Builder:
-				b.Append(int32(v))
-			case *array.Int64Builder:
-				b.Append(v)
-			}
+			appendInt(b, v)
 		case *array.Float32Builder:
 			v, err := strconv.ParseFloat(s, 32)
 			if err != nil {
