@@ -176,6 +176,22 @@ func Open(ctx context.Context, fio fileio.FileIO, path string, opts Options) (Re
 
 // openFile opens a data file, passing the known size to stores that can use
 // it.
+// openReader opens path and builds a format's reader on it with open; a
+// reader that fails to open is closed, which releases the file and what
+// open had allocated.
+func openReader[R Reader](ctx context.Context, fio fileio.FileIO, path, format string, opts Options, newReader func(fileio.File) R, open func(R) error) (Reader, error) {
+	f, err := openFile(ctx, fio, path, opts.FileSize)
+	if err != nil {
+		return nil, fmt.Errorf("open %s file %s: %w", format, path, err)
+	}
+	r := newReader(f)
+	if err := open(r); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
 func openFile(ctx context.Context, fio fileio.FileIO, path string, size int64) (fileio.File, error) {
 	if size > 0 {
 		return fileio.OpenSized(ctx, fio, path, size)

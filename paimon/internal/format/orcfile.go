@@ -38,30 +38,27 @@ type orcReader struct {
 	err error
 }
 
-func openORC(ctx context.Context, fio fileio.FileIO, path string, opts Options) (_ Reader, err error) {
-	f, err := openFile(ctx, fio, path, opts.FileSize)
-	if err != nil {
-		return nil, fmt.Errorf("open orc file %s: %w", path, err)
-	}
-	r := &orcReader{path: path, opts: opts, f: f}
-	defer func() {
-		if err != nil {
-			r.Close()
-		}
-	}()
+func openORC(ctx context.Context, fio fileio.FileIO, path string, opts Options) (Reader, error) {
+	return openReader(ctx, fio, path, "orc", opts, func(f fileio.File) *orcReader {
+		return &orcReader{path: path, opts: opts, f: f}
+	}, (*orcReader).open)
+}
+
+func (r *orcReader) open() (err error) {
+	f, path, opts := r.f, r.path, r.opts
 	defer guardORC(path, &err)
 	r.of, err = orc.Open(f, f.Size())
 	if err != nil {
-		return nil, orcErr(path, err)
+		return orcErr(path, err)
 	}
 	r.schema, err = arrowconv.Schema(opts.Fields)
 	if err != nil {
-		return nil, fmt.Errorf("orc file %s: %w", path, err)
+		return fmt.Errorf("orc file %s: %w", path, err)
 	}
 	for i, fld := range opts.Fields {
 		idx := r.of.FieldIndex(fld.Name)
 		if idx < 0 {
-			return nil, fmt.Errorf("column %q is not in orc file %s", fld.Name, path)
+			return fmt.Errorf("column %q is not in orc file %s", fld.Name, path)
 		}
 		r.fields = append(r.fields, orc.Field{Index: idx, Type: fld.Type, Arrow: r.schema.Field(i).Type})
 	}
@@ -83,7 +80,7 @@ func openORC(ctx context.Context, fio fileio.FileIO, path string, opts Options) 
 		}
 		start += n
 	}
-	return r, nil
+	return nil
 }
 
 // orcErr names the file once; corrupt data is permanent.
