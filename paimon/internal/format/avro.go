@@ -47,14 +47,8 @@ type avroReader struct {
 
 type appender func(v any) error
 
-func openAvro(ctx context.Context, fio fileio.FileIO, path string, opts Options) (Reader, error) {
-	return openReader(ctx, fio, path, "avro", opts, func(f fileio.File) *avroReader {
-		return &avroReader{path: path, opts: opts, f: f}
-	}, (*avroReader).open)
-}
-
-func (r *avroReader) open() (err error) {
-	f, path, opts := r.f, r.path, r.opts
+func (r *avroReader) open(f fileio.File, path string, opts Options) (err error) {
+	r.f, r.path, r.opts = f, path, opts
 	// bzip2 and xz are Avro codecs Java writes (file.compression) that ocf
 	// does not decode itself.
 	r.rd, err = ocf.NewReader(io.NewSectionReader(f, 0, f.Size()), ocf.WithSchemaOpts(rawLogicalTypes()...),

@@ -38,14 +38,8 @@ type orcReader struct {
 	err error
 }
 
-func openORC(ctx context.Context, fio fileio.FileIO, path string, opts Options) (Reader, error) {
-	return openReader(ctx, fio, path, "orc", opts, func(f fileio.File) *orcReader {
-		return &orcReader{path: path, opts: opts, f: f}
-	}, (*orcReader).open)
-}
-
-func (r *orcReader) open() (err error) {
-	f, path, opts := r.f, r.path, r.opts
+func (r *orcReader) open(f fileio.File, path string, opts Options) (err error) {
+	r.f, r.path, r.opts = f, path, opts
 	defer guardORC(path, &err)
 	r.of, err = orc.Open(f, f.Size())
 	if err != nil {

@@ -61,14 +61,8 @@ func guard(path string, err *error) {
 	}
 }
 
-func openParquet(ctx context.Context, fio fileio.FileIO, path string, opts Options) (Reader, error) {
-	return openReader(ctx, fio, path, "parquet", opts, func(f fileio.File) *parquetReader {
-		return &parquetReader{path: path, opts: opts, f: f}
-	}, (*parquetReader).open)
-}
-
-func (r *parquetReader) open() (err error) {
-	f, path, opts := r.f, r.path, r.opts
+func (r *parquetReader) open(f fileio.File, path string, opts Options) (err error) {
+	r.f, r.path, r.opts = f, path, opts
 	defer guard(path, &err)
 
 	// Column chunks and pages never reach the caller: opts.Scratch.
