@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/redpanda-data/benthos/v4/public/service"
 
+	"github.com/connect-paimon/connect-paimon/internal/outputs/batchout"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 )
 
@@ -152,7 +153,9 @@ its PUT, so a paimon consumer never moves past rows no object holds.`).
 }
 
 func init() {
-	if err := service.RegisterBatchOutput(Name, Spec(), newFromConfig); err != nil {
+	if err := service.RegisterBatchOutput(Name, Spec(), batchout.Constructor(fBatching, func(conf *service.ParsedConfig, _ *service.Resources) (*output, error) {
+		return newOutput(conf)
+	})); err != nil {
 		panic(err)
 	}
 }
@@ -173,22 +176,6 @@ type output struct {
 	opts        objstore.Options
 
 	client *s3.Client
-}
-
-func newFromConfig(conf *service.ParsedConfig, mgr *service.Resources) (service.BatchOutput, service.BatchPolicy, int, error) {
-	var pol service.BatchPolicy
-	n, err := conf.FieldMaxInFlight()
-	if err != nil {
-		return nil, pol, 0, err
-	}
-	if pol, err = conf.FieldBatchPolicy(fBatching); err != nil {
-		return nil, pol, 0, err
-	}
-	o, err := newOutput(conf)
-	if err != nil {
-		return nil, pol, 0, err
-	}
-	return o, pol, n, nil
 }
 
 func newOutput(conf *service.ParsedConfig) (*output, error) {
