@@ -112,8 +112,10 @@ func tableFlags() []cli.Flag {
 	}
 }
 
-func withJSONFlag(flags []cli.Flag) []cli.Flag {
-	return append(flags, &cli.BoolFlag{Name: flagJSON, Usage: "print JSON instead of a table"})
+// tableJSONFlags are the flags of an admin command on one table: the table
+// flags, the command's own, and --json last.
+func tableJSONFlags(extra ...cli.Flag) []cli.Flag {
+	return append(append(tableFlags(), extra...), &cli.BoolFlag{Name: flagJSON, Usage: "print JSON instead of a table"})
 }
 
 // storageOptions maps the storage flags to objstore.Options. The CLI spells
@@ -350,50 +352,50 @@ func consumersCommand(sio stdio) *cli.Command {
 			{
 				Name:   "list",
 				Usage:  "List every consumer and its next snapshot",
-				Flags:  withJSONFlag(tableFlags()),
+				Flags:  tableJSONFlags(),
 				Action: action(sio, consumersList),
 			},
 			{
 				Name:      "get",
 				Usage:     "Print one consumer's next snapshot",
 				ArgsUsage: "ID",
-				Flags:     withJSONFlag(tableFlags()),
+				Flags:     tableJSONFlags(),
 				Action:    action(sio, consumersGet),
 			},
 			{
 				Name:      "reset",
 				Usage:     "Set a consumer's next snapshot (creates the consumer); the snapshot must exist unless --force",
 				ArgsUsage: "ID --next N",
-				Flags: withJSONFlag(append(tableFlags(),
+				Flags: tableJSONFlags(
 					&cli.Int64Flag{Name: "next", Usage: "the snapshot the consumer reads next"},
 					&cli.BoolFlag{Name: "force", Usage: "write the position even if snapshot N does not exist (yet, or any more)"},
-				)),
+				),
 				Action: action(sio, consumersReset),
 			},
 			{
 				Name:      "delete",
 				Usage:     "Delete a consumer, releasing the snapshots it held",
 				ArgsUsage: "ID",
-				Flags:     withJSONFlag(tableFlags()),
+				Flags:     tableJSONFlags(),
 				Action:    action(sio, consumersDelete),
 			},
 			{
 				Name:  "expire",
 				Usage: "Delete consumers not written since a time (what writers do with consumer.expiration-time)",
-				Flags: withJSONFlag(append(tableFlags(),
+				Flags: tableJSONFlags(
 					&cli.StringFlag{Name: "before", Usage: "delete consumers last written before this RFC 3339 time"},
 					&cli.DurationFlag{Name: "older-than", Usage: "delete consumers last written longer ago than this"},
-				)),
+				),
 				Action: action(sio, consumersExpire),
 			},
 			{
 				Name:  "clear",
 				Usage: "Delete the consumers whose id fully matches --including and not --excluding (Java's clear_consumers)",
-				Flags: withJSONFlag(append(tableFlags(),
+				Flags: tableJSONFlags(
 					&cli.StringFlag{Name: "including", Usage: "regular expression (RE2, full match) of the ids to delete"},
 					&cli.StringFlag{Name: "excluding", Usage: "regular expression (RE2, full match) of the ids to keep"},
 					&cli.BoolFlag{Name: "all", Usage: "delete every consumer (instead of --including)"},
-				)),
+				),
 				Action: action(sio, consumersClear),
 			},
 		},
@@ -667,9 +669,9 @@ func snapshotsCommand(sio stdio) *cli.Command {
 	return &cli.Command{
 		Name:  "snapshots",
 		Usage: "List the table's snapshots: id, commit kind, commit time, records, schema",
-		Flags: withJSONFlag(append(tableFlags(),
+		Flags: tableJSONFlags(
 			&cli.IntFlag{Name: "limit", Usage: "show only the newest N snapshots, 0 for all"},
-		)),
+		),
 		Action: action(sio, snapshotsList),
 	}
 }
