@@ -112,8 +112,10 @@ func tableFlags() []cli.Flag {
 	}
 }
 
-func withJSONFlag(flags []cli.Flag) []cli.Flag {
-	return append(flags, &cli.BoolFlag{Name: flagJSON, Usage: "print JSON instead of a table"})
+// tableJSONFlags are the flags of an admin command on one table: the table
+// flags, the command's own, and --json last.
+func tableJSONFlags(extra ...cli.Flag) []cli.Flag {
+	return append(append(tableFlags(), extra...), &cli.BoolFlag{Name: flagJSON, Usage: "print JSON instead of a table"})
 }
 
 // storageOptions maps the storage flags to objstore.Options. The CLI spells
@@ -300,6 +302,12 @@ func helpShown(err error) error {
 	return err
 }
 
+// action adapts a command's run function to urfave, with help shown by
+// interspersed counting as success.
+func action(sio stdio, run func(*cli.Context, stdio) error) cli.ActionFunc {
+	return func(c *cli.Context) error { return helpShown(run(c, sio)) }
+}
+
 // commandPath names the running command as typed ("paimon consumers get"):
 // urfave's FullName lacks the parents of nested subcommands.
 func commandPath(c *cli.Context) string {
@@ -344,51 +352,51 @@ func consumersCommand(sio stdio) *cli.Command {
 			{
 				Name:   "list",
 				Usage:  "List every consumer and its next snapshot",
-				Flags:  withJSONFlag(tableFlags()),
-				Action: func(c *cli.Context) error { return helpShown(consumersList(c, sio)) },
+				Flags:  tableJSONFlags(),
+				Action: action(sio, consumersList),
 			},
 			{
 				Name:      "get",
 				Usage:     "Print one consumer's next snapshot",
 				ArgsUsage: "ID",
-				Flags:     withJSONFlag(tableFlags()),
-				Action:    func(c *cli.Context) error { return helpShown(consumersGet(c, sio)) },
+				Flags:     tableJSONFlags(),
+				Action:    action(sio, consumersGet),
 			},
 			{
 				Name:      "reset",
 				Usage:     "Set a consumer's next snapshot (creates the consumer); the snapshot must exist unless --force",
 				ArgsUsage: "ID --next N",
-				Flags: withJSONFlag(append(tableFlags(),
+				Flags: tableJSONFlags(
 					&cli.Int64Flag{Name: "next", Usage: "the snapshot the consumer reads next"},
 					&cli.BoolFlag{Name: "force", Usage: "write the position even if snapshot N does not exist (yet, or any more)"},
-				)),
-				Action: func(c *cli.Context) error { return helpShown(consumersReset(c, sio)) },
+				),
+				Action: action(sio, consumersReset),
 			},
 			{
 				Name:      "delete",
 				Usage:     "Delete a consumer, releasing the snapshots it held",
 				ArgsUsage: "ID",
-				Flags:     withJSONFlag(tableFlags()),
-				Action:    func(c *cli.Context) error { return helpShown(consumersDelete(c, sio)) },
+				Flags:     tableJSONFlags(),
+				Action:    action(sio, consumersDelete),
 			},
 			{
 				Name:  "expire",
 				Usage: "Delete consumers not written since a time (what writers do with consumer.expiration-time)",
-				Flags: withJSONFlag(append(tableFlags(),
+				Flags: tableJSONFlags(
 					&cli.StringFlag{Name: "before", Usage: "delete consumers last written before this RFC 3339 time"},
 					&cli.DurationFlag{Name: "older-than", Usage: "delete consumers last written longer ago than this"},
-				)),
-				Action: func(c *cli.Context) error { return helpShown(consumersExpire(c, sio)) },
+				),
+				Action: action(sio, consumersExpire),
 			},
 			{
 				Name:  "clear",
 				Usage: "Delete the consumers whose id fully matches --including and not --excluding (Java's clear_consumers)",
-				Flags: withJSONFlag(append(tableFlags(),
+				Flags: tableJSONFlags(
 					&cli.StringFlag{Name: "including", Usage: "regular expression (RE2, full match) of the ids to delete"},
 					&cli.StringFlag{Name: "excluding", Usage: "regular expression (RE2, full match) of the ids to keep"},
 					&cli.BoolFlag{Name: "all", Usage: "delete every consumer (instead of --including)"},
-				)),
-				Action: func(c *cli.Context) error { return helpShown(consumersClear(c, sio)) },
+				),
+				Action: action(sio, consumersClear),
 			},
 		},
 	}
@@ -661,10 +669,10 @@ func snapshotsCommand(sio stdio) *cli.Command {
 	return &cli.Command{
 		Name:  "snapshots",
 		Usage: "List the table's snapshots: id, commit kind, commit time, records, schema",
-		Flags: withJSONFlag(append(tableFlags(),
+		Flags: tableJSONFlags(
 			&cli.IntFlag{Name: "limit", Usage: "show only the newest N snapshots, 0 for all"},
-		)),
-		Action: func(c *cli.Context) error { return helpShown(snapshotsList(c, sio)) },
+		),
+		Action: action(sio, snapshotsList),
 	}
 }
 

@@ -55,21 +55,21 @@ func discoveryCommands(sio stdio) []*cli.Command {
 			Name:   "databases",
 			Usage:  "List the warehouse's databases",
 			Flags:  withFormatFlag(catalogFlags()),
-			Action: func(c *cli.Context) error { return helpShown(databasesRun(c, sio)) },
+			Action: action(sio, databasesRun),
 		},
 		{
 			Name:      "tables",
 			Usage:     "List the tables of one database, or of every database",
 			ArgsUsage: "[DATABASE]",
 			Flags:     withFormatFlag(catalogFlags()),
-			Action:    func(c *cli.Context) error { return helpShown(tablesRun(c, sio)) },
+			Action:    action(sio, tablesRun),
 		},
 		{
 			Name:      "describe",
 			Usage:     "Show a table: columns with field ids and types, primary and partition keys, bucket mode, file format, options, latest snapshot, consumers",
 			ArgsUsage: "DATABASE.TABLE",
 			Flags:     withFormatFlag(tableFlags()),
-			Action:    func(c *cli.Context) error { return helpShown(describeRun(c, sio)) },
+			Action:    action(sio, describeRun),
 		},
 		{
 			Name:      "files",
@@ -77,7 +77,7 @@ func discoveryCommands(sio stdio) []*cli.Command {
 			ArgsUsage: "DATABASE.TABLE",
 			Flags: withFormatFlag(append(tableFlags(),
 				&cli.Int64Flag{Name: "snapshot-id", Usage: "the snapshot whose files to list (default the latest)"})),
-			Action: func(c *cli.Context) error { return helpShown(filesRun(c, sio)) },
+			Action: action(sio, filesRun),
 		},
 	}
 }
@@ -99,11 +99,7 @@ func databasesRun(c *cli.Context, sio stdio) error {
 	if _, err := exactArgs(c, 0, ""); err != nil {
 		return err
 	}
-	asJSON, err := outputFormat(c)
-	if err != nil {
-		return err
-	}
-	cat, err := openCatalog(c.Context, c)
+	asJSON, cat, err := openCatalogCommand(c)
 	if err != nil {
 		return err
 	}
@@ -170,11 +166,7 @@ func tablesRun(c *cli.Context, sio stdio) error {
 	if len(pos) > 1 {
 		return fmt.Errorf("%s takes at most one database, got %q", commandPath(c), pos)
 	}
-	asJSON, err := outputFormat(c)
-	if err != nil {
-		return err
-	}
-	cat, err := openCatalog(c.Context, c)
+	asJSON, cat, err := openCatalogCommand(c)
 	if err != nil {
 		return err
 	}
@@ -221,6 +213,16 @@ func tableArg(c *cli.Context) error {
 // table that does not exist gets the nearest existing names in the error
 // (openTable).
 func openNamedTable(c *cli.Context) (*openedTable, error) { return openTable(c.Context, c) }
+
+// openCatalogCommand is the start of a warehouse-wide command: the
+// --format asked for, the catalog opened (the caller closes it).
+func openCatalogCommand(c *cli.Context) (asJSON bool, cat *paimon.Catalog, err error) {
+	if asJSON, err = outputFormat(c); err != nil {
+		return false, nil, err
+	}
+	cat, err = openCatalog(c.Context, c)
+	return asJSON, cat, err
+}
 
 // openTableCommand is the start of a command on one table: the table
 // argument checked, the --format asked for, the table opened (the caller

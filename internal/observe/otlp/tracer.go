@@ -105,44 +105,25 @@ func New(ctx context.Context, conf *service.ParsedConfig) (*sdktrace.TracerProvi
 	}
 	opts = append(opts, sdktrace.WithSampler(sampler))
 
-	var exporters []sdktrace.SpanExporter
-	https, err := conf.FieldObjectList(fHTTP)
-	if err != nil {
-		return nil, err
-	}
-	for i, c := range https {
-		addr, secure, err := collector(c, fHTTP, i)
-		if err != nil {
-			return nil, err
-		}
+	exporters, err := collectorExporters(conf, fHTTP, nil, func(addr string, secure bool) (sdktrace.SpanExporter, error) {
 		o := []otlptracehttp.Option{otlptracehttp.WithEndpoint(addr)}
 		if !secure {
 			o = append(o, otlptracehttp.WithInsecure())
 		}
-		exp, err := otlptracehttp.New(ctx, o...)
-		if err != nil {
-			return nil, fmt.Errorf("%s[%d] %s: %w", fHTTP, i, addr, err)
-		}
-		exporters = append(exporters, exp)
-	}
-	grpcs, err := conf.FieldObjectList(fGRPC)
+		return otlptracehttp.New(ctx, o...)
+	})
 	if err != nil {
 		return nil, err
 	}
-	for i, c := range grpcs {
-		addr, secure, err := collector(c, fGRPC, i)
-		if err != nil {
-			return nil, err
-		}
+	exporters, err = collectorExporters(conf, fGRPC, exporters, func(addr string, secure bool) (sdktrace.SpanExporter, error) {
 		o := []otlptracegrpc.Option{otlptracegrpc.WithEndpoint(addr)}
 		if !secure {
 			o = append(o, otlptracegrpc.WithInsecure())
 		}
-		exp, err := otlptracegrpc.New(ctx, o...)
-		if err != nil {
-			return nil, fmt.Errorf("%s[%d] %s: %w", fGRPC, i, addr, err)
-		}
-		exporters = append(exporters, exp)
+		return otlptracegrpc.New(ctx, o...)
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(exporters) == 0 {
 		return nil, fmt.Errorf("%s: neither %s nor %s lists a collector", Name, fHTTP, fGRPC)
@@ -151,6 +132,28 @@ func New(ctx context.Context, conf *service.ParsedConfig) (*sdktrace.TracerProvi
 		opts = append(opts, sdktrace.WithBatcher(e))
 	}
 	return sdktrace.NewTracerProvider(opts...), nil
+}
+
+// collectorExporters appends to exporters one exporter, made by newExporter
+// for the list's protocol, per collector listed under list.
+func collectorExporters(conf *service.ParsedConfig, list string, exporters []sdktrace.SpanExporter,
+	newExporter func(addr string, secure bool) (sdktrace.SpanExporter, error)) ([]sdktrace.SpanExporter, error) {
+	cs, err := conf.FieldObjectList(list)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range cs {
+		addr, secure, err := collector(c, list, i)
+		if err != nil {
+			return nil, err
+		}
+		exp, err := newExporter(addr, secure)
+		if err != nil {
+			return nil, fmt.Errorf("%s[%d] %s: %w", list, i, addr, err)
+		}
+		exporters = append(exporters, exp)
+	}
+	return exporters, nil
 }
 
 // collector reads one collector's endpoint. The OTLP exporters want

@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/redpanda-data/benthos/v4/public/service"
 
+	"github.com/connect-paimon/connect-paimon/internal/outputs/batchout"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 )
 
@@ -152,7 +153,9 @@ its PUT, so a paimon consumer never moves past rows no object holds.`).
 }
 
 func init() {
-	if err := service.RegisterBatchOutput(Name, Spec(), newFromConfig); err != nil {
+	if err := service.RegisterBatchOutput(Name, Spec(), batchout.Constructor(fBatching, func(conf *service.ParsedConfig, _ *service.Resources) (*output, error) {
+		return newOutput(conf)
+	})); err != nil {
 		panic(err)
 	}
 }
@@ -175,22 +178,6 @@ type output struct {
 	client *s3.Client
 }
 
-func newFromConfig(conf *service.ParsedConfig, mgr *service.Resources) (service.BatchOutput, service.BatchPolicy, int, error) {
-	var pol service.BatchPolicy
-	n, err := conf.FieldMaxInFlight()
-	if err != nil {
-		return nil, pol, 0, err
-	}
-	if pol, err = conf.FieldBatchPolicy(fBatching); err != nil {
-		return nil, pol, 0, err
-	}
-	o, err := newOutput(conf)
-	if err != nil {
-		return nil, pol, 0, err
-	}
-	return o, pol, n, nil
-}
-
 func newOutput(conf *service.ParsedConfig) (*output, error) {
 	o := &output{}
 	var err error
@@ -200,34 +187,20 @@ func newOutput(conf *service.ParsedConfig) (*output, error) {
 	if o.bucket == "" {
 		return nil, fmt.Errorf("%s: required", fBucket)
 	}
-	if o.path, err = conf.FieldInterpolatedString(fPath); err != nil {
+	if err := readFields(conf.FieldInterpolatedString, []field[*service.InterpolatedString]{
+		{fPath, &o.path}, {fContentType, &o.contentType}, {fContentEncoding, &o.encoding},
+		{fCacheControl, &o.cache}, {fStorageClass, &o.storage}}); err != nil {
 		return nil, err
 	}
 	if o.tags, err = conf.FieldInterpolatedStringMap(fTags); err != nil {
 		return nil, err
 	}
-	if o.contentType, err = conf.FieldInterpolatedString(fContentType); err != nil {
-		return nil, err
-	}
-	if o.encoding, err = conf.FieldInterpolatedString(fContentEncoding); err != nil {
-		return nil, err
-	}
-	if o.cache, err = conf.FieldInterpolatedString(fCacheControl); err != nil {
-		return nil, err
-	}
-	if o.storage, err = conf.FieldInterpolatedString(fStorageClass); err != nil {
-		return nil, err
-	}
 	if o.meta, err = conf.FieldMetadataExcludeFilter(fMetadata); err != nil {
 		return nil, err
 	}
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{fKMSKeyID, &o.kmsKey}, {fSSE, &o.sse}, {fChecksum, &o.checksum}, {fRegion, &o.opts.Region}, {fEndpoint, &o.opts.Endpoint}} {
-		if *f.dst, err = conf.FieldString(f.name); err != nil {
-			return nil, err
-		}
+	if err := readFields(conf.FieldString, []field[string]{
+		{fKMSKeyID, &o.kmsKey}, {fSSE, &o.sse}, {fChecksum, &o.checksum}, {fRegion, &o.opts.Region}, {fEndpoint, &o.opts.Endpoint}}); err != nil {
+		return nil, err
 	}
 	if o.opts.ForcePathStyle, err = conf.FieldBool(fPathStyle); err != nil {
 		return nil, err
@@ -236,14 +209,10 @@ func newOutput(conf *service.ParsedConfig) (*output, error) {
 		return nil, err
 	}
 	cc := conf.Namespace(fCredentials)
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{fCredProfile, &o.opts.Profile}, {fCredID, &o.opts.AccessKeyID}, {fCredSecret, &o.opts.SecretAccessKey},
-		{fCredToken, &o.opts.SessionToken}, {fCredRole, &o.opts.RoleARN}, {fCredExternalID, &o.opts.RoleExternalID}} {
-		if *f.dst, err = cc.FieldString(f.name); err != nil {
-			return nil, err
-		}
+	if err := readFields(cc.FieldString, []field[string]{
+		{fCredProfile, &o.opts.Profile}, {fCredID, &o.opts.AccessKeyID}, {fCredSecret, &o.opts.SecretAccessKey},
+		{fCredToken, &o.opts.SessionToken}, {fCredRole, &o.opts.RoleARN}, {fCredExternalID, &o.opts.RoleExternalID}}); err != nil {
+		return nil, err
 	}
 	if o.opts.FromEC2Role, err = cc.FieldBool(fCredEC2); err != nil {
 		return nil, err
@@ -371,3 +340,21 @@ func (o *output) optString(b service.MessageBatch, i int, s *service.Interpolate
 
 // Close has nothing to flush: every WriteBatch waited for its PUTs.
 func (o *output) Close(context.Context) error { return nil }
+
+// field is a config field and where its value goes.
+type field[T any] struct {
+	name string
+	dst  *T
+}
+
+// readFields reads each field with read, the ParsedConfig getter for T.
+func readFields[T any](read func(path ...string) (T, error), fields []field[T]) error {
+	for _, f := range fields {
+		v, err := read(f.name)
+		if err != nil {
+			return err
+		}
+		*f.dst = v
+	}
+	return nil
+}

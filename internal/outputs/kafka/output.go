@@ -33,22 +33,6 @@ type output struct {
 	client *kgo.Client
 }
 
-func newFromConfig(conf *service.ParsedConfig, mgr *service.Resources) (service.BatchOutput, service.BatchPolicy, int, error) {
-	var pol service.BatchPolicy
-	maxInFlight, err := conf.FieldMaxInFlight()
-	if err != nil {
-		return nil, pol, 0, err
-	}
-	if pol, err = conf.FieldBatchPolicy(fBatching); err != nil {
-		return nil, pol, 0, err
-	}
-	o, err := newOutput(conf, mgr.Logger())
-	if err != nil {
-		return nil, pol, 0, err
-	}
-	return o, pol, maxInFlight, nil
-}
-
 // newOutput builds the output from its parsed config (without batching and
 // max in flight, which Benthos applies around it); tests drive WriteBatch
 // on it directly.

@@ -7,6 +7,8 @@ package kafka
 
 import (
 	"github.com/redpanda-data/benthos/v4/public/service"
+
+	"github.com/connect-paimon/connect-paimon/internal/outputs/batchout"
 )
 
 // Name is the output's registered name (Connect's).
@@ -189,7 +191,9 @@ output:
 }
 
 func init() {
-	if err := service.RegisterBatchOutput(Name, Spec(), newFromConfig); err != nil {
+	if err := service.RegisterBatchOutput(Name, Spec(), batchout.Constructor(fBatching, func(conf *service.ParsedConfig, mgr *service.Resources) (*output, error) {
+		return newOutput(conf, mgr.Logger())
+	})); err != nil {
 		panic(err)
 	}
 }

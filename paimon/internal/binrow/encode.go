@@ -92,73 +92,31 @@ func (e *encoder) field(i int, t types.DataType, v any) error {
 	bad := func() error { return fmt.Errorf("value %v of Go type %T does not match", v, v) }
 	switch t.Root {
 	case types.Boolean:
-		x, ok := v.(bool)
-		if !ok {
-			return bad()
-		}
-		if x {
-			s[0] = 1
-		}
+		return put(v, bad, func(x bool) {
+			if x {
+				s[0] = 1
+			}
+		})
 	case types.TinyInt:
-		x, ok := v.(int8)
-		if !ok {
-			return bad()
-		}
-		s[0] = byte(x)
+		return put(v, bad, func(x int8) { s[0] = byte(x) })
 	case types.SmallInt:
-		x, ok := v.(int16)
-		if !ok {
-			return bad()
-		}
-		binary.LittleEndian.PutUint16(s, uint16(x))
+		return put(v, bad, func(x int16) { binary.LittleEndian.PutUint16(s, uint16(x)) })
 	case types.Int:
-		x, ok := v.(int32)
-		if !ok {
-			return bad()
-		}
-		binary.LittleEndian.PutUint32(s, uint32(x))
+		return put(v, bad, func(x int32) { binary.LittleEndian.PutUint32(s, uint32(x)) })
 	case types.Date:
-		x, ok := v.(types.DateValue)
-		if !ok {
-			return bad()
-		}
-		binary.LittleEndian.PutUint32(s, uint32(x))
+		return put(v, bad, func(x types.DateValue) { binary.LittleEndian.PutUint32(s, uint32(x)) })
 	case types.Time:
-		x, ok := v.(types.TimeValue)
-		if !ok {
-			return bad()
-		}
-		binary.LittleEndian.PutUint32(s, uint32(x))
+		return put(v, bad, func(x types.TimeValue) { binary.LittleEndian.PutUint32(s, uint32(x)) })
 	case types.BigInt:
-		x, ok := v.(int64)
-		if !ok {
-			return bad()
-		}
-		binary.LittleEndian.PutUint64(s, uint64(x))
+		return put(v, bad, func(x int64) { binary.LittleEndian.PutUint64(s, uint64(x)) })
 	case types.Float:
-		x, ok := v.(float32)
-		if !ok {
-			return bad()
-		}
-		binary.LittleEndian.PutUint32(s, math.Float32bits(x))
+		return put(v, bad, func(x float32) { binary.LittleEndian.PutUint32(s, math.Float32bits(x)) })
 	case types.Double:
-		x, ok := v.(float64)
-		if !ok {
-			return bad()
-		}
-		binary.LittleEndian.PutUint64(s, math.Float64bits(x))
+		return put(v, bad, func(x float64) { binary.LittleEndian.PutUint64(s, math.Float64bits(x)) })
 	case types.Char, types.VarChar:
-		x, ok := v.(string)
-		if !ok {
-			return bad()
-		}
-		e.bytesField(i, []byte(x))
+		return put(v, bad, func(x string) { e.bytesField(i, []byte(x)) })
 	case types.Binary, types.VarBinary:
-		x, ok := v.([]byte)
-		if !ok {
-			return bad()
-		}
-		e.bytesField(i, x)
+		return put(v, bad, func(x []byte) { e.bytesField(i, x) })
 	case types.Decimal:
 		x, ok := v.(types.DecimalValue)
 		if !ok {
@@ -184,6 +142,17 @@ func (e *encoder) field(i int, t types.DataType, v any) error {
 	default:
 		return fmt.Errorf("encoding %s: %w", t, types.ErrUnsupported)
 	}
+	return nil
+}
+
+// put hands v to store when it holds the Go type T of the field's Paimon
+// type, and reports bad otherwise.
+func put[T any](v any, bad func() error, store func(T)) error {
+	x, ok := v.(T)
+	if !ok {
+		return bad()
+	}
+	store(x)
 	return nil
 }
 

@@ -169,33 +169,20 @@ func EvolveStruct(ctx context.Context, arr arrow.Array, from, to types.DataType,
 }
 
 func castScalar(arr arrow.Array, from, to types.DataType, target arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
-	n := arr.Len()
 	switch {
 	case to.IsNumeric() && (from.IsNumeric() || from.Root == types.Boolean):
 		return numericCast(arr, from, to, target, mem)
 	case to.Root == types.Boolean && from.IsNumeric():
 		b := array.NewBooleanBuilder(mem)
 		defer b.Release()
-		num := numericReader(arr, from)
-		for i := 0; i < n; i++ {
-			if arr.IsNull(i) {
-				b.AppendNull()
-				continue
-			}
-			b.Append(num.nonZero(i))
-		}
-		return b.NewArray(), nil
+		return fill(b, arr, numericReader(arr, from).nonZero), nil
 	case to.IsString():
 		return toStringCast(arr, from, to, mem)
 	case to.IsBinary() && from.IsBinary():
 		b := array.NewBinaryBuilder(mem, arrow.BinaryTypes.Binary)
 		defer b.Release()
 		src := arr.(*array.Binary)
-		for i := 0; i < n; i++ {
-			if arr.IsNull(i) {
-				b.AppendNull()
-				continue
-			}
+		return fill(b, arr, func(i int) []byte {
 			v := src.Value(i)
 			if len(v) > to.Length {
 				v = v[:to.Length]
@@ -206,9 +193,8 @@ func castScalar(arr arrow.Array, from, to types.DataType, target arrow.DataType,
 				copy(pad, v)
 				v = pad
 			}
-			b.Append(v)
-		}
-		return b.NewArray(), nil
+			return v
+		}), nil
 	case from.IsString():
 		return fromStringCast(arr, to, target, mem)
 	case from.IsTimestamp() && to.IsTimestamp():
@@ -216,63 +202,70 @@ func castScalar(arr arrow.Array, from, to types.DataType, target arrow.DataType,
 	case from.IsTimestamp() && to.Root == types.Date:
 		b := array.NewDate32Builder(mem)
 		defer b.Release()
-		ts := arr.(*array.Timestamp)
-		unit := ts.DataType().(*arrow.TimestampType).Unit
-		for i := 0; i < n; i++ {
-			if arr.IsNull(i) {
-				b.AppendNull()
-				continue
-			}
-			ms := toMillis(int64(ts.Value(i)), unit)
+		millis := timestampMillis(arr)
+		return fill(b, arr, func(i int) arrow.Date32 {
+			ms := millis(i)
 			if from.Root == types.Timestamp {
 				// Java's TimestampToDateCastRule divides the millisecond count
 				// (int)(ms / MILLIS_PER_DAY): toward zero, so a pre-epoch
 				// TIMESTAMP's date is one day later than its calendar date.
 				// LTZ goes through LocalDateTime (floor).
-				b.Append(arrow.Date32(ms / 86_400_000))
-				continue
+				return arrow.Date32(ms / 86_400_000)
 			}
-			b.Append(arrow.Date32(arith.FloorDiv(ms, 86_400_000)))
-		}
-		return b.NewArray(), nil
+			return arrow.Date32(arith.FloorDiv(ms, 86_400_000))
+		}), nil
 	case from.IsTimestamp() && to.Root == types.Time:
 		b := array.NewTime32Builder(mem, &arrow.Time32Type{Unit: arrow.Millisecond})
 		defer b.Release()
-		ts := arr.(*array.Timestamp)
-		unit := ts.DataType().(*arrow.TimestampType).Unit
-		for i := 0; i < n; i++ {
-			if arr.IsNull(i) {
-				b.AppendNull()
-				continue
-			}
-			ms := toMillis(int64(ts.Value(i)), unit)
+		millis := timestampMillis(arr)
+		return fill(b, arr, func(i int) arrow.Time32 {
+			ms := millis(i)
 			if from.Root == types.Timestamp {
 				// Java's TimestampToTimeCastRule: (int)(ms % MILLIS_PER_DAY),
 				// negative for a pre-epoch TIMESTAMP (LTZ: LocalTime, floor).
-				b.Append(arrow.Time32(ms % 86_400_000))
-				continue
+				return arrow.Time32(ms % 86_400_000)
 			}
-			b.Append(arrow.Time32(ms - arith.FloorDiv(ms, 86_400_000)*86_400_000))
-		}
-		return b.NewArray(), nil
+			return arrow.Time32(ms - arith.FloorDiv(ms, 86_400_000)*86_400_000)
+		}), nil
 	case from.Root == types.Date && to.IsTimestamp():
 		b := array.NewTimestampBuilder(mem, target.(*arrow.TimestampType))
 		defer b.Release()
 		d := arr.(*array.Date32)
 		per := arith.UnitsPerSecond(target.(*arrow.TimestampType).Unit) * 86400
-		for i := 0; i < n; i++ {
-			if arr.IsNull(i) {
-				b.AppendNull()
-				continue
-			}
-			b.Append(arrow.Timestamp(int64(d.Value(i)) * per))
-		}
-		return b.NewArray(), nil
+		return fill(b, arr, func(i int) arrow.Timestamp { return arrow.Timestamp(int64(d.Value(i)) * per) }), nil
 	case from.Root == types.Time && to.Root == types.Time:
 		arr.Retain()
 		return arr, nil
 	}
 	return nil, unsupported(from, to)
+}
+
+// valueBuilder is what a cast loop needs of an Arrow builder.
+type valueBuilder[T any] interface {
+	AppendNull()
+	Append(T)
+	NewArray() arrow.Array
+}
+
+// fill builds the cast of arr: null where arr is null, value(i) elsewhere.
+// Every per-value cast has this null handling; only the value differs.
+func fill[T any, B valueBuilder[T]](b B, arr arrow.Array, value func(i int) T) arrow.Array {
+	for i := 0; i < arr.Len(); i++ {
+		if arr.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		b.Append(value(i))
+	}
+	return b.NewArray()
+}
+
+// timestampMillis reads the values of a TIMESTAMP array as epoch
+// milliseconds, whatever its Arrow unit.
+func timestampMillis(arr arrow.Array) func(i int) int64 {
+	ts := arr.(*array.Timestamp)
+	unit := ts.DataType().(*arrow.TimestampType).Unit
+	return func(i int) int64 { return toMillis(int64(ts.Value(i)), unit) }
 }
 
 func toMillis(v int64, u arrow.TimeUnit) int64 {
@@ -526,16 +519,7 @@ func numericCast(arr arrow.Array, from, to types.DataType, target arrow.DataType
 				bi.Quo(bi, arith.Pow10(from.Scale))
 				v = bi.Int64()
 			}
-			switch b := bld.(type) {
-			case *array.Int8Builder:
-				b.UnsafeAppend(int8(v))
-			case *array.Int16Builder:
-				b.UnsafeAppend(int16(v))
-			case *array.Int32Builder:
-				b.UnsafeAppend(int32(v))
-			case *array.Int64Builder:
-				b.UnsafeAppend(v)
-			}
+			appendInt(bld, v)
 		case types.Float, types.Double:
 			var f float64
 			switch {
@@ -717,10 +701,27 @@ func parseJavaBool(s string) (bool, bool) {
 	return false, false
 }
 
+// appendInt appends v to an integer builder that has room reserved for it,
+// narrowed by Go's conversion, which wraps as Java's (byte)/(short)/(int)
+// casts do.
+func appendInt(b array.Builder, v int64) {
+	switch b := b.(type) {
+	case *array.Int8Builder:
+		b.UnsafeAppend(int8(v))
+	case *array.Int16Builder:
+		b.UnsafeAppend(int16(v))
+	case *array.Int32Builder:
+		b.UnsafeAppend(int32(v))
+	case *array.Int64Builder:
+		b.UnsafeAppend(v)
+	}
+}
+
 func fromStringCast(arr arrow.Array, to types.DataType, target arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
 	src := arr.(*array.String)
 	bld := array.NewBuilder(mem, target)
 	defer bld.Release()
+	bld.Reserve(arr.Len())
 	bad := func(i int) error {
 		return fmt.Errorf("cast string %q to %s: invalid value", src.Value(i), to)
 	}
@@ -742,16 +743,7 @@ func fromStringCast(arr arrow.Array, to types.DataType, target arrow.DataType, m
 			if err != nil {
 				return nil, bad(i)
 			}
-			switch b := b.(type) {
-			case *array.Int8Builder:
-				b.Append(int8(v))
-			case *array.Int16Builder:
-				b.Append(int16(v))
-			case *array.Int32Builder:
-				b.Append(int32(v))
-			case *array.Int64Builder:
-				b.Append(v)
-			}
+			appendInt(b, v)
 		case *array.Float32Builder:
 			v, err := strconv.ParseFloat(s, 32)
 			if err != nil {

@@ -48,46 +48,37 @@ type avroReader struct {
 
 type appender func(v any) error
 
-func openAvro(ctx context.Context, fio fileio.FileIO, path string, opts Options) (_ Reader, err error) {
-	f, err := openFile(ctx, fio, path, opts.FileSize)
-	if err != nil {
-		return nil, fmt.Errorf("open avro file %s: %w", path, err)
-	}
-	r := &avroReader{path: path, opts: opts, f: f}
-	defer func() {
-		if err != nil {
-			r.Close()
-		}
-	}()
+func (r *avroReader) open(f fileio.File, path string, opts Options) (err error) {
+	r.f, r.path, r.opts = f, path, opts
 	// bzip2 and xz are Avro codecs Java writes (file.compression) that ocf
 	// does not decode itself.
 	r.rd, err = ocf.NewReader(io.NewSectionReader(f, 0, f.Size()), ocf.WithSchemaOpts(rawLogicalTypes()...),
 		ocf.WithCodec(codec.Bzip2{}), ocf.WithCodec(codec.XZ{}))
 	if err != nil {
-		return nil, fmt.Errorf("read avro file %s: %w", path, err)
+		return fmt.Errorf("read avro file %s: %w", path, err)
 	}
 	root := r.rd.Schema().Root()
 	if root.Type != "record" {
-		return nil, fmt.Errorf("avro file %s: top-level schema is %q, not a record", path, root.Type)
+		return fmt.Errorf("avro file %s: top-level schema is %q, not a record", path, root.Type)
 	}
 	r.schema, err = arrowconv.Schema(opts.Fields)
 	if err != nil {
-		return nil, fmt.Errorf("avro file %s: %w", path, err)
+		return fmt.Errorf("avro file %s: %w", path, err)
 	}
 	r.bld = array.NewRecordBuilder(opts.Alloc, r.schema)
 	for i, fld := range opts.Fields {
 		wf := avroField(root.Fields, fld.Name)
 		if wf == nil {
-			return nil, fmt.Errorf("column %q is not in avro file %s", fld.Name, path)
+			return fmt.Errorf("column %q is not in avro file %s", fld.Name, path)
 		}
 		ap, err := makeAppender(fld.Type, &wf.Type, r.bld.Field(i))
 		if err != nil {
-			return nil, fmt.Errorf("avro file %s column %q: %w", path, fld.Name, err)
+			return fmt.Errorf("avro file %s column %q: %w", path, fld.Name, err)
 		}
 		r.fields = append(r.fields, wf.Name)
 		r.appends = append(r.appends, ap)
 	}
-	return r, nil
+	return nil
 }
 
 func avroField(fs []avro.SchemaField, name string) *avro.SchemaField {

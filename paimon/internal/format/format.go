@@ -166,17 +166,40 @@ func Open(ctx context.Context, fio fileio.FileIO, path string, opts Options) (Re
 	}
 	switch f {
 	case Parquet:
-		return openParquet(ctx, fio, path, opts)
+		return openReader[parquetReader](ctx, fio, path, Parquet, opts)
 	case Avro:
-		return openAvro(ctx, fio, path, opts)
+		return openReader[avroReader](ctx, fio, path, Avro, opts)
 	case ORC:
-		return openORC(ctx, fio, path, opts)
+		return openReader[orcReader](ctx, fio, path, ORC, opts)
 	}
 	return nil, fmt.Errorf("data file format %q is not supported yet: %s: %w", f, path, types.ErrUnsupported)
 }
 
 // openFile opens a data file, passing the known size to stores that can use
 // it.
+// fileReader is a format's reader, built on an open file by its open.
+type fileReader[T any] interface {
+	*T
+	Reader
+	open(f fileio.File, path string, opts Options) error
+}
+
+// openReader opens path and builds a format's reader T on it; a reader that
+// fails to open is closed, which releases the file and what open had
+// allocated.
+func openReader[T any, R fileReader[T]](ctx context.Context, fio fileio.FileIO, path, format string, opts Options) (Reader, error) {
+	f, err := openFile(ctx, fio, path, opts.FileSize)
+	if err != nil {
+		return nil, fmt.Errorf("open %s file %s: %w", format, path, err)
+	}
+	r := R(new(T))
+	if err := r.open(f, path, opts); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
 func openFile(ctx context.Context, fio fileio.FileIO, path string, size int64) (fileio.File, error) {
 	if size > 0 {
 		return fileutil.OpenSized(ctx, fio, path, size)

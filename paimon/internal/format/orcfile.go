@@ -38,30 +38,21 @@ type orcReader struct {
 	err error
 }
 
-func openORC(ctx context.Context, fio fileio.FileIO, path string, opts Options) (_ Reader, err error) {
-	f, err := openFile(ctx, fio, path, opts.FileSize)
-	if err != nil {
-		return nil, fmt.Errorf("open orc file %s: %w", path, err)
-	}
-	r := &orcReader{path: path, opts: opts, f: f}
-	defer func() {
-		if err != nil {
-			r.Close()
-		}
-	}()
+func (r *orcReader) open(f fileio.File, path string, opts Options) (err error) {
+	r.f, r.path, r.opts = f, path, opts
 	defer guardORC(path, &err)
 	r.of, err = orc.Open(f, f.Size())
 	if err != nil {
-		return nil, orcErr(path, err)
+		return orcErr(path, err)
 	}
 	r.schema, err = arrowconv.Schema(opts.Fields)
 	if err != nil {
-		return nil, fmt.Errorf("orc file %s: %w", path, err)
+		return fmt.Errorf("orc file %s: %w", path, err)
 	}
 	for i, fld := range opts.Fields {
 		idx := r.of.FieldIndex(fld.Name)
 		if idx < 0 {
-			return nil, fmt.Errorf("column %q is not in orc file %s", fld.Name, path)
+			return fmt.Errorf("column %q is not in orc file %s", fld.Name, path)
 		}
 		r.fields = append(r.fields, orc.Field{Index: idx, Type: fld.Type, Arrow: r.schema.Field(i).Type})
 	}
@@ -83,7 +74,7 @@ func openORC(ctx context.Context, fio fileio.FileIO, path string, opts Options) 
 		}
 		start += n
 	}
-	return r, nil
+	return nil
 }
 
 // orcErr names the file once; corrupt data is permanent.

@@ -61,38 +61,29 @@ func guard(path string, err *error) {
 	}
 }
 
-func openParquet(ctx context.Context, fio fileio.FileIO, path string, opts Options) (_ Reader, err error) {
-	f, err := openFile(ctx, fio, path, opts.FileSize)
-	if err != nil {
-		return nil, fmt.Errorf("open parquet file %s: %w", path, err)
-	}
-	r := &parquetReader{path: path, opts: opts, f: f}
-	defer func() {
-		if err != nil {
-			r.Close()
-		}
-	}()
+func (r *parquetReader) open(f fileio.File, path string, opts Options) (err error) {
+	r.f, r.path, r.opts = f, path, opts
 	defer guard(path, &err)
 
 	// Column chunks and pages never reach the caller: opts.Scratch.
 	props := parquet.NewReaderProperties(opts.Scratch)
 	r.pf, err = file.NewParquetReader(io.NewSectionReader(f, 0, f.Size()), file.WithReadProps(props))
 	if err != nil {
-		return nil, fmt.Errorf("read parquet footer of %s: %w", path, err)
+		return fmt.Errorf("read parquet footer of %s: %w", path, err)
 	}
 	r.fr, err = pqarrow.NewFileReader(r.pf, pqarrow.ArrowReadProperties{BatchSize: int64(opts.BatchSize), Parallel: len(opts.Fields) > 1}, opts.Alloc)
 	if err != nil {
-		return nil, fmt.Errorf("read parquet schema of %s: %w", path, err)
+		return fmt.Errorf("read parquet schema of %s: %w", path, err)
 	}
 	r.schema, err = arrowconv.Schema(opts.Fields)
 	if err != nil {
-		return nil, fmt.Errorf("parquet file %s: %w", path, err)
+		return fmt.Errorf("parquet file %s: %w", path, err)
 	}
 	mf := r.fr.Manifest
 	for _, fld := range opts.Fields {
 		idx := manifestField(mf.Fields, fld.Name)
 		if idx < 0 {
-			return nil, fmt.Errorf("column %q is not in parquet file %s", fld.Name, path)
+			return fmt.Errorf("column %q is not in parquet file %s", fld.Name, path)
 		}
 		r.fieldIdx = append(r.fieldIdx, idx)
 		leaves := appendLeaves(nil, &mf.Fields[idx])
@@ -114,13 +105,13 @@ func openParquet(ctx context.Context, fio fileio.FileIO, path string, opts Optio
 		rg := md.RowGroup(g)
 		n := rg.NumRows()
 		if n < 0 {
-			return nil, fmt.Errorf("parquet file %s: row group %d has negative row count %d", path, g, n)
+			return fmt.Errorf("parquet file %s: row group %d has negative row count %d", path, g, n)
 		}
 		keep := true
 		if opts.RowGroupFilter != nil {
 			st, err := r.rowGroupStats(g)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			keep = opts.RowGroupFilter(st)
 		}
@@ -130,7 +121,7 @@ func openParquet(ctx context.Context, fio fileio.FileIO, path string, opts Optio
 		}
 		start += n
 	}
-	return r, nil
+	return nil
 }
 
 // dictionaryLeaf returns the dictColumn that reads requested field i, or

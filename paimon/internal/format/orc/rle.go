@@ -13,20 +13,47 @@ type byteRLE struct {
 	val     byte
 }
 
+// runHeader reads the start of a byte-RLE or RLE v1 run: a header byte h,
+// below 0x80 a repeat of h+3 values, else 256-h literals. Both encodings
+// follow a repeat's header with one byte, returned as b: the repeated byte,
+// or the signed delta of an integer run.
+func runHeader(s *inStream) (run int, literal bool, b byte, err error) {
+	h, err := s.readByte()
+	if err != nil {
+		return 0, false, 0, err
+	}
+	if h >= 0x80 {
+		return 256 - int(h), true, 0, nil
+	}
+	b, err = s.readByte()
+	return int(h) + 3, false, b, err
+}
+
+// readInt reads one base-128 varint of an integer stream, zigzag-decoded
+// when the stream is signed.
+func readInt(s *inStream, signed bool) (int64, error) {
+	if signed {
+		return s.varint()
+	}
+	u, err := s.varuint()
+	return int64(u), err
+}
+
+// bigEndian is the unsigned big-endian integer of up to 8 bytes.
+func bigEndian(b []byte) uint64 {
+	var u uint64
+	for _, c := range b {
+		u = u<<8 | uint64(c)
+	}
+	return u
+}
+
 func (r *byteRLE) next(dst []byte) error {
 	for i := 0; i < len(dst); {
 		if r.run == 0 {
-			h, err := r.s.readByte()
-			if err != nil {
+			var err error
+			if r.run, r.literal, r.val, err = runHeader(r.s); err != nil {
 				return err
-			}
-			if h < 0x80 {
-				r.run, r.literal = int(h)+3, false
-				if r.val, err = r.s.readByte(); err != nil {
-					return err
-				}
-			} else {
-				r.run, r.literal = 256-int(h), true
 			}
 		}
 		k := min(r.run, len(dst)-i)
@@ -92,39 +119,25 @@ type rleV1 struct {
 	delta   int64
 }
 
-func (r *rleV1) readVal() (int64, error) {
-	if r.signed {
-		return r.s.varint()
-	}
-	u, err := r.s.varuint()
-	return int64(u), err
-}
-
 func (r *rleV1) next(dst []int64) error {
 	for i := 0; i < len(dst); {
 		if r.run == 0 {
-			h, err := r.s.readByte()
-			if err != nil {
+			var d byte
+			var err error
+			if r.run, r.literal, d, err = runHeader(r.s); err != nil {
 				return err
 			}
-			if h < 0x80 {
-				r.run, r.literal = int(h)+3, false
-				d, err := r.s.readByte()
-				if err != nil {
-					return err
-				}
+			if !r.literal {
 				r.delta = int64(int8(d))
-				if r.val, err = r.readVal(); err != nil {
+				if r.val, err = readInt(r.s, r.signed); err != nil {
 					return err
 				}
-			} else {
-				r.run, r.literal = 256-int(h), true
 			}
 		}
 		k := min(r.run, len(dst)-i)
 		for j := i; j < i+k; j++ {
 			if r.literal {
-				v, err := r.readVal()
+				v, err := readInt(r.s, r.signed)
 				if err != nil {
 					return err
 				}
@@ -241,11 +254,7 @@ func (r *rleV2) readInts(dst []int64, w int) error {
 		return nil
 	case 64:
 		for i := range dst {
-			var v uint64
-			for _, c := range b[8*i : 8*i+8] {
-				v = v<<8 | uint64(c)
-			}
-			dst[i] = int64(v)
+			dst[i] = int64(bigEndian(b[8*i : 8*i+8]))
 		}
 		return nil
 	}
@@ -268,12 +277,14 @@ func (r *rleV2) readInts(dst []int64, w int) error {
 	return nil
 }
 
-func (r *rleV2) readVal() (int64, error) {
-	if r.signed {
-		return r.s.varint()
+// groupLen reads the second header byte of a DIRECT or DELTA group and
+// returns the group's value count, 9 bits split over both header bytes.
+func (r *rleV2) groupLen(h byte) (int, error) {
+	h2, err := r.s.readByte()
+	if err != nil {
+		return 0, err
 	}
-	u, err := r.s.varuint()
-	return int64(u), err
+	return (int(h&1)<<8 | int(h2)) + 1, nil
 }
 
 func (r *rleV2) group() error {
@@ -290,10 +301,7 @@ func (r *rleV2) group() error {
 		if err != nil {
 			return err
 		}
-		var u uint64
-		for _, c := range b {
-			u = u<<8 | uint64(c)
-		}
+		u := bigEndian(b)
 		v := int64(u)
 		if r.signed {
 			v = unzigzag(u)
@@ -303,12 +311,11 @@ func (r *rleV2) group() error {
 		}
 		r.n = n
 	case 1: // DIRECT
-		h2, err := r.s.readByte()
+		n, err := r.groupLen(h)
 		if err != nil {
 			return err
 		}
 		w := decodeWidth(int(h >> 1 & 31))
-		n := (int(h&1)<<8 | int(h2)) + 1
 		if err := r.readInts(r.lit[:n], w); err != nil {
 			return err
 		}
@@ -321,7 +328,7 @@ func (r *rleV2) group() error {
 	case 2: // PATCHED_BASE
 		return r.patched(h)
 	case 3: // DELTA
-		h2, err := r.s.readByte()
+		n, err := r.groupLen(h)
 		if err != nil {
 			return err
 		}
@@ -329,8 +336,7 @@ func (r *rleV2) group() error {
 		if w != 0 {
 			w = decodeWidth(w)
 		}
-		n := (int(h&1)<<8 | int(h2)) + 1
-		first, err := r.readVal()
+		first, err := readInt(r.s, r.signed)
 		if err != nil {
 			return err
 		}
@@ -379,10 +385,7 @@ func (r *rleV2) patched(h byte) error {
 	if err != nil {
 		return err
 	}
-	var u uint64
-	for _, c := range b {
-		u = u<<8 | uint64(c)
-	}
+	u := bigEndian(b)
 	signBit := uint64(1) << uint(bw*8-1)
 	base := int64(u)
 	if u&signBit != 0 {

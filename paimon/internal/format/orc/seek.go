@@ -97,28 +97,38 @@ func skipValues[T any](n int, buf []T, next func([]T) error, col uint64) error {
 	return nil
 }
 
-func (r *byteRLE) seek(l *posList) error {
-	if err := r.s.seek(l); err != nil {
-		return err
+// seekOffset moves what a decoder reads from with seek, then returns the
+// position that follows it in l: how many values (or bits) of the run at
+// that point the row group does not include.
+func seekOffset(l *posList, seek func(*posList) error) (int, error) {
+	if err := seek(l); err != nil {
+		return 0, err
 	}
-	r.run = 0
-	n, err := l.next()
+	return l.next()
+}
+
+// seekRun positions a run-length decoder reading s: the stream first, then
+// the values of the run already consumed, which are decoded and dropped.
+func seekRun[T any](s *inStream, run *int, l *posList, buf []T, next func([]T) error) error {
+	n, err := seekOffset(l, s.seek)
 	if err != nil {
 		return err
 	}
+	*run = 0
+	return skipValues(n, buf, next, l.col)
+}
+
+func (r *byteRLE) seek(l *posList) error {
 	var tmp [256]byte
-	return skipValues(n, tmp[:], r.next, l.col)
+	return seekRun(r.s, &r.run, l, tmp[:], r.next)
 }
 
 func (r *boolRLE) seek(l *posList) error {
-	if err := r.bytes.seek(l); err != nil {
-		return err
-	}
-	r.left = 0
-	bits, err := l.next()
+	bits, err := seekOffset(l, r.bytes.seek)
 	if err != nil {
 		return err
 	}
+	r.left = 0
 	if bits > 8 {
 		return corruptf("row index bit offset %d (column %d)", bits, l.col)
 	}
@@ -132,27 +142,16 @@ func (r *boolRLE) seek(l *posList) error {
 }
 
 func (r *rleV1) seek(l *posList) error {
-	if err := r.s.seek(l); err != nil {
-		return err
-	}
-	r.run = 0
-	n, err := l.next()
-	if err != nil {
-		return err
-	}
 	var tmp [128]int64
-	return skipValues(n, tmp[:], r.next, l.col)
+	return seekRun(r.s, &r.run, l, tmp[:], r.next)
 }
 
 func (r *rleV2) seek(l *posList) error {
-	if err := r.s.seek(l); err != nil {
-		return err
-	}
-	r.n, r.pos = 0, 0
-	n, err := l.next()
+	n, err := seekOffset(l, r.s.seek)
 	if err != nil {
 		return err
 	}
+	r.n, r.pos = 0, 0
 	// The writer's count can cover more than one run (it records the values
 	// it had buffered, which it may later write as several): whole runs are
 	// decoded and dropped, as ORC's reader does.
