@@ -236,29 +236,13 @@ func (m *Manager) LatestID(ctx context.Context) (int64, bool, error) {
 		}
 		return s.ID, true, nil
 	}
-	if h, ok := m.readHint(ctx, LatestHint); ok {
+	return m.hintedID(ctx, LatestHint, true, func(h int64) (bool, error) {
 		next, err := m.Exists(ctx, h+1)
-		if err != nil {
-			return 0, false, err
+		if err != nil || next {
+			return false, err
 		}
-		if !next {
-			cur, err := m.Exists(ctx, h)
-			if err != nil {
-				return 0, false, err
-			}
-			if cur {
-				return h, true, nil
-			}
-		}
-	}
-	ids, err := m.ListIDs(ctx)
-	if err != nil {
-		return 0, false, err
-	}
-	if len(ids) == 0 {
-		return 0, false, ctx.Err()
-	}
-	return ids[len(ids)-1], true, nil
+		return m.Exists(ctx, h)
+	})
 }
 
 // EarliestID returns the id of the oldest snapshot; ok is false when the
@@ -266,12 +250,19 @@ func (m *Manager) LatestID(ctx context.Context) (int64, bool, error) {
 // (expiration deletes snapshots before rewriting it); otherwise the
 // directory is listed.
 func (m *Manager) EarliestID(ctx context.Context) (int64, bool, error) {
-	if h, ok := m.readHint(ctx, EarliestHint); ok {
-		exists, err := m.Exists(ctx, h)
+	return m.hintedID(ctx, EarliestHint, false, func(h int64) (bool, error) { return m.Exists(ctx, h) })
+}
+
+// hintedID returns the snapshot id in the hint file when trust says it can
+// be used, and otherwise lists the directory and returns its last id (last)
+// or its first: hints are written after the snapshots and can be stale.
+func (m *Manager) hintedID(ctx context.Context, hint string, last bool, trust func(h int64) (bool, error)) (int64, bool, error) {
+	if h, ok := m.readHint(ctx, hint); ok {
+		trusted, err := trust(h)
 		if err != nil {
 			return 0, false, err
 		}
-		if exists {
+		if trusted {
 			return h, true, nil
 		}
 	}
@@ -281,6 +272,9 @@ func (m *Manager) EarliestID(ctx context.Context) (int64, bool, error) {
 	}
 	if len(ids) == 0 {
 		return 0, false, ctx.Err()
+	}
+	if last {
+		return ids[len(ids)-1], true, nil
 	}
 	return ids[0], true, nil
 }
