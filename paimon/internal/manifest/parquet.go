@@ -93,16 +93,10 @@ func (r *schemaReq) checkArrow(st *arrow.StructType) error {
 		}
 	}
 	for name, sub := range r.nested {
-		i, ok := st.FieldIdx(name)
-		if !ok {
-			continue
-		}
-		nst, ok := st.Field(i).Type.(*arrow.StructType)
-		if !ok {
-			return fmt.Errorf("field %s: expected a row, got %s", name, st.Field(i).Type)
-		}
-		if err := sub.checkArrow(nst); err != nil {
-			return fmt.Errorf("field %s: %w", name, err)
+		if i, ok := st.FieldIdx(name); ok {
+			if err := sub.checkRow(st.Field(i).Type, "field "+name); err != nil {
+				return err
+			}
 		}
 	}
 	for name, sub := range r.arrayItems {
@@ -114,13 +108,22 @@ func (r *schemaReq) checkArrow(st *arrow.StructType) error {
 		if !ok {
 			return fmt.Errorf("field %s: expected an array, got %s", name, st.Field(i).Type)
 		}
-		ist, ok := lt.Elem().(*arrow.StructType)
-		if !ok {
-			return fmt.Errorf("field %s items: expected a row, got %s", name, lt.Elem())
+		if err := sub.checkRow(lt.Elem(), "field "+name+" items"); err != nil {
+			return err
 		}
-		if err := sub.checkArrow(ist); err != nil {
-			return fmt.Errorf("field %s items: %w", name, err)
-		}
+	}
+	return nil
+}
+
+// checkRow is checkArrow for t, which must be a row; what names it in
+// errors.
+func (r *schemaReq) checkRow(t arrow.DataType, what string) error {
+	st, ok := t.(*arrow.StructType)
+	if !ok {
+		return fmt.Errorf("%s: expected a row, got %s", what, t)
+	}
+	if err := r.checkArrow(st); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
 }
