@@ -186,6 +186,28 @@ func typeErr(v any, t types.DataType) error {
 
 // makeAppender compiles, once per file, the conversion of one Avro value of
 // writer schema n to Paimon type t appended to b.
+// appendAs is the appender of a scalar column (nulls aside): the Avro value
+// as one of the Go types the decoder yields for the column's type (as), and
+// conv to the builder's value; any other Go type is refused.
+func appendAs[V, T any](t types.DataType, b interface{ Append(T) }, as func(any) (V, bool), conv func(V) T) func(v any) error {
+	return func(v any) error {
+		x, ok := as(v)
+		if !ok {
+			return typeErr(v, t)
+		}
+		b.Append(conv(x))
+		return nil
+	}
+}
+
+// is reads an Avro value that must be exactly a V.
+func is[V any](v any) (V, bool) {
+	x, ok := v.(V)
+	return x, ok
+}
+
+func same[V any](x V) V { return x }
+
 func makeAppender(t types.DataType, n *avro.SchemaNode, b array.Builder) (appender, error) {
 	n, err := nonNull(n)
 	if err != nil {
@@ -202,65 +224,17 @@ func makeAppender(t types.DataType, n *avro.SchemaNode, b array.Builder) (append
 	}
 	switch t.Root {
 	case types.Boolean:
-		bb := b.(*array.BooleanBuilder)
-		return nullOr(func(v any) error {
-			x, ok := v.(bool)
-			if !ok {
-				return typeErr(v, t)
-			}
-			bb.Append(x)
-			return nil
-		}), nil
+		return nullOr(appendAs(t, b.(*array.BooleanBuilder), is[bool], same[bool])), nil
 	case types.TinyInt:
-		bb := b.(*array.Int8Builder)
-		return nullOr(func(v any) error {
-			x, ok := asInt64(v)
-			if !ok {
-				return typeErr(v, t)
-			}
-			bb.Append(int8(x))
-			return nil
-		}), nil
+		return nullOr(appendAs(t, b.(*array.Int8Builder), asInt64, func(x int64) int8 { return int8(x) })), nil
 	case types.SmallInt:
-		bb := b.(*array.Int16Builder)
-		return nullOr(func(v any) error {
-			x, ok := asInt64(v)
-			if !ok {
-				return typeErr(v, t)
-			}
-			bb.Append(int16(x))
-			return nil
-		}), nil
+		return nullOr(appendAs(t, b.(*array.Int16Builder), asInt64, func(x int64) int16 { return int16(x) })), nil
 	case types.Int:
-		bb := b.(*array.Int32Builder)
-		return nullOr(func(v any) error {
-			x, ok := asInt64(v)
-			if !ok {
-				return typeErr(v, t)
-			}
-			bb.Append(int32(x))
-			return nil
-		}), nil
+		return nullOr(appendAs(t, b.(*array.Int32Builder), asInt64, func(x int64) int32 { return int32(x) })), nil
 	case types.BigInt:
-		bb := b.(*array.Int64Builder)
-		return nullOr(func(v any) error {
-			x, ok := asInt64(v)
-			if !ok {
-				return typeErr(v, t)
-			}
-			bb.Append(x)
-			return nil
-		}), nil
+		return nullOr(appendAs(t, b.(*array.Int64Builder), asInt64, same[int64])), nil
 	case types.Float:
-		bb := b.(*array.Float32Builder)
-		return nullOr(func(v any) error {
-			x, ok := v.(float32)
-			if !ok {
-				return typeErr(v, t)
-			}
-			bb.Append(x)
-			return nil
-		}), nil
+		return nullOr(appendAs(t, b.(*array.Float32Builder), is[float32], same[float32])), nil
 	case types.Double:
 		bb := b.(*array.Float64Builder)
 		return nullOr(func(v any) error {
@@ -318,29 +292,13 @@ func makeAppender(t types.DataType, n *avro.SchemaNode, b array.Builder) (append
 			return nil
 		}), nil
 	case types.Date:
-		bb := b.(*array.Date32Builder)
-		return nullOr(func(v any) error {
-			x, ok := v.(int32)
-			if !ok {
-				return typeErr(v, t)
-			}
-			bb.Append(arrow.Date32(x))
-			return nil
-		}), nil
+		return nullOr(appendAs(t, b.(*array.Date32Builder), is[int32], func(x int32) arrow.Date32 { return arrow.Date32(x) })), nil
 	case types.Time:
-		bb := b.(*array.Time32Builder)
 		div := int64(1)
 		if n.LogicalType == "time-micros" {
 			div = 1000
 		}
-		return nullOr(func(v any) error {
-			x, ok := asInt64(v)
-			if !ok {
-				return typeErr(v, t)
-			}
-			bb.Append(arrow.Time32(x / div))
-			return nil
-		}), nil
+		return nullOr(appendAs(t, b.(*array.Time32Builder), asInt64, func(x int64) arrow.Time32 { return arrow.Time32(x / div) })), nil
 	case types.Timestamp, types.TimestampLTZ:
 		bb := b.(*array.TimestampBuilder)
 		from := arrow.Millisecond
