@@ -59,38 +59,20 @@ func Type(t types.DataType) (arrow.DataType, error) {
 		return &arrow.TimestampType{Unit: TimeUnitFor(t.Precision)}, nil
 	case types.TimestampLTZ:
 		return &arrow.TimestampType{Unit: TimeUnitFor(t.Precision), TimeZone: "UTC"}, nil
-	case types.Array:
+	case types.Array, types.Vector:
 		ef, err := elementField("element", *t.Element, -1)
 		if err != nil {
 			return nil, err
+		}
+		if t.Root == types.Vector {
+			return arrow.FixedSizeListOfField(int32(t.Length), ef), nil
 		}
 		return arrow.ListOfField(ef), nil
-	case types.Vector:
-		ef, err := elementField("element", *t.Element, -1)
-		if err != nil {
-			return nil, err
-		}
-		return arrow.FixedSizeListOfField(int32(t.Length), ef), nil
 	case types.Map:
-		k, err := Type(*t.Key)
-		if err != nil {
-			return nil, err
-		}
-		v, err := Type(*t.Value)
-		if err != nil {
-			return nil, err
-		}
-		m := arrow.MapOf(k, v)
-		m.SetItemNullable(t.Value.Nullable)
-		return m, nil
+		return mapType(*t.Key, *t.Value)
 	case types.Multiset:
-		k, err := Type(*t.Element)
-		if err != nil {
-			return nil, err
-		}
-		m := arrow.MapOf(k, arrow.PrimitiveTypes.Int32)
-		m.SetItemNullable(false)
-		return m, nil
+		// A multiset is a map from element to its NOT NULL count.
+		return mapType(*t.Element, types.DataType{Root: types.Int})
 	case types.Row:
 		fields, err := Fields(t.Fields)
 		if err != nil {
@@ -99,6 +81,20 @@ func Type(t types.DataType) (arrow.DataType, error) {
 		return arrow.StructOf(fields...), nil
 	}
 	return nil, fmt.Errorf("type %s: %w", t, types.ErrUnsupported)
+}
+
+func mapType(key, value types.DataType) (arrow.DataType, error) {
+	k, err := Type(key)
+	if err != nil {
+		return nil, err
+	}
+	v, err := Type(value)
+	if err != nil {
+		return nil, err
+	}
+	m := arrow.MapOf(k, v)
+	m.SetItemNullable(value.Nullable)
+	return m, nil
 }
 
 func elementField(name string, t types.DataType, id int) (arrow.Field, error) {
