@@ -125,22 +125,10 @@ func writeValue(sb *strings.Builder, arr arrow.Array, i int) error {
 		return writeValue(sb, a.Dictionary(), a.GetValueIndex(i))
 	case *array.Boolean:
 		sb.WriteString(strconv.FormatBool(a.Value(i)))
-	case *array.Int8:
-		sb.WriteString(strconv.FormatInt(int64(a.Value(i)), 10))
-	case *array.Int16:
-		sb.WriteString(strconv.FormatInt(int64(a.Value(i)), 10))
-	case *array.Int32:
-		sb.WriteString(strconv.FormatInt(int64(a.Value(i)), 10))
-	case *array.Int64:
-		sb.WriteString(strconv.FormatInt(a.Value(i), 10))
-	case *array.Uint8:
-		sb.WriteString(strconv.FormatUint(uint64(a.Value(i)), 10))
-	case *array.Uint16:
-		sb.WriteString(strconv.FormatUint(uint64(a.Value(i)), 10))
-	case *array.Uint32:
-		sb.WriteString(strconv.FormatUint(uint64(a.Value(i)), 10))
-	case *array.Uint64:
-		sb.WriteString(strconv.FormatUint(a.Value(i), 10))
+	case *array.Int8, *array.Int16, *array.Int32, *array.Int64,
+		*array.Uint8, *array.Uint16, *array.Uint32, *array.Uint64:
+		// Arrow prints a non-null integer in plain base 10.
+		sb.WriteString(a.ValueStr(i))
 	case *array.Float32:
 		writeString(sb, Float(float64(a.Value(i))))
 	case *array.Float64:
