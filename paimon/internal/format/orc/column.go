@@ -612,13 +612,45 @@ func parseNanos(v int64) int64 {
 	return r
 }
 
+// offsets is the LENGTH stream of a list or map column, which Arrow wants
+// as one offset per row into the child values.
+type offsets struct {
+	lengths intReader
+	lens    []int64
+	offs    []int32
+}
+
+// read decodes the lengths of the nn present rows among n, fills offs with
+// each row's start (the first at start, the child builder's length) and
+// returns how many child values the rows hold; kind names the column in
+// errors.
+func (o *offsets) read(valid []bool, n, nn int, start int64, kind string) (int64, error) {
+	o.lens = grow(o.lens, nn)
+	if err := o.lengths.next(o.lens); err != nil {
+		return 0, fmt.Errorf("LENGTH: %w", err)
+	}
+	o.offs = grow(o.offs, n)
+	total := int64(0)
+	j := 0
+	for i := 0; i < n; i++ {
+		o.offs[i] = int32(start + total)
+		if valid == nil || valid[i] {
+			l := o.lens[j]
+			j++
+			if l < 0 || start+total+l > math.MaxInt32 {
+				return 0, corruptf("%s length %d", kind, l)
+			}
+			total += l
+		}
+	}
+	return total, nil
+}
+
 // listColumn: ARRAY (and the entries of MAP).
 type listColumn struct {
 	presence
-	lengths intReader
-	child   column
-	lens    []int64
-	offs    []int32
+	offsets
+	child column
 }
 
 func (c *listColumn) read(b array.Builder, n int, parent []bool) error {
@@ -626,26 +658,11 @@ func (c *listColumn) read(b array.Builder, n int, parent []bool) error {
 	if err != nil {
 		return err
 	}
-	c.lens = grow(c.lens, nn)
-	if err := c.lengths.next(c.lens); err != nil {
-		return fmt.Errorf("LENGTH: %w", err)
-	}
 	lb := b.(*array.ListBuilder)
 	vb := lb.ValueBuilder()
-	start := int64(vb.Len())
-	c.offs = grow(c.offs, n)
-	total := int64(0)
-	j := 0
-	for i := 0; i < n; i++ {
-		c.offs[i] = int32(start + total)
-		if valid == nil || valid[i] {
-			l := c.lens[j]
-			j++
-			if l < 0 || start+total+l > math.MaxInt32 {
-				return corruptf("list length %d", l)
-			}
-			total += l
-		}
+	total, err := c.offsets.read(valid, n, nn, int64(vb.Len()), "list")
+	if err != nil {
+		return err
 	}
 	if err := c.child.read(vb, int(total), nil); err != nil {
 		return fmt.Errorf("element: %w", err)
@@ -670,10 +687,8 @@ func validOrAll(valid []bool, n int, scratch *[]bool) []bool {
 
 type mapColumn struct {
 	presence
-	lengths    intReader
+	offsets
 	key, value column
-	lens       []int64
-	offs       []int32
 }
 
 func (c *mapColumn) read(b array.Builder, n int, parent []bool) error {
@@ -681,25 +696,10 @@ func (c *mapColumn) read(b array.Builder, n int, parent []bool) error {
 	if err != nil {
 		return err
 	}
-	c.lens = grow(c.lens, nn)
-	if err := c.lengths.next(c.lens); err != nil {
-		return fmt.Errorf("LENGTH: %w", err)
-	}
 	mb := b.(*array.MapBuilder)
-	start := int64(mb.KeyBuilder().Len())
-	c.offs = grow(c.offs, n)
-	total := int64(0)
-	j := 0
-	for i := 0; i < n; i++ {
-		c.offs[i] = int32(start + total)
-		if valid == nil || valid[i] {
-			l := c.lens[j]
-			j++
-			if l < 0 || start+total+l > math.MaxInt32 {
-				return corruptf("map length %d", l)
-			}
-			total += l
-		}
+	total, err := c.offsets.read(valid, n, nn, int64(mb.KeyBuilder().Len()), "map")
+	if err != nil {
+		return err
 	}
 	if err := c.key.read(mb.KeyBuilder(), int(total), nil); err != nil {
 		return fmt.Errorf("map key: %w", err)

@@ -587,7 +587,7 @@ func (b *stripeBuilder) build(id uint64, pt types.DataType, at arrow.DataType) (
 		if err != nil {
 			return nil, fmt.Errorf("element: %w", err)
 		}
-		return &listColumn{presence: p, lengths: newIntReader(b.stream(id, sLength), enc, false), child: child}, nil
+		return &listColumn{presence: p, offsets: offsets{lengths: newIntReader(b.stream(id, sLength), enc, false)}, child: child}, nil
 	case types.Map, types.Multiset:
 		if err := want(kMap); err != nil {
 			return nil, err
@@ -610,7 +610,7 @@ func (b *stripeBuilder) build(id uint64, pt types.DataType, at arrow.DataType) (
 		if err != nil {
 			return nil, fmt.Errorf("map value: %w", err)
 		}
-		return &mapColumn{presence: p, lengths: newIntReader(b.stream(id, sLength), enc, false), key: key, value: val}, nil
+		return &mapColumn{presence: p, offsets: offsets{lengths: newIntReader(b.stream(id, sLength), enc, false)}, key: key, value: val}, nil
 	case types.Row:
 		if err := want(kStruct); err != nil {
 			return nil, err
