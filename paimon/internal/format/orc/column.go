@@ -99,6 +99,50 @@ func spread[T any](vals []T, valid []bool) {
 	}
 }
 
+// decoder is a stream that decodes values of type T: an RLE or a reader
+// of integers.
+type decoder[T any] interface {
+	next(dst []T) error
+}
+
+// readSpread reads the validity of n rows and, from d, the values of the
+// present ones into *vals, spread to their rows (nulls zero).
+func readSpread[T any](p *presence, d decoder[T], vals *[]T, n int, parent []bool) ([]bool, error) {
+	valid, nn, err := p.rows(n, parent)
+	if err != nil {
+		return nil, err
+	}
+	*vals = grow(*vals, n)
+	if err := d.next((*vals)[:nn]); err != nil {
+		return nil, err
+	}
+	spread(*vals, valid)
+	return valid, nil
+}
+
+// binaryRows starts a batch of a string column: the validity of n rows,
+// the builder, and in *ints the integers r holds for the present rows
+// (lengths or dictionary indexes), errors from r prefixed with stream when
+// it is not empty.
+func (p *presence) binaryRows(b array.Builder, n int, parent []bool, r intReader, ints *[]int64, stream string) (*array.BinaryBuilder, []bool, error) {
+	valid, nn, err := p.rows(n, parent)
+	if err != nil {
+		return nil, nil, err
+	}
+	bb, err := binaryBuilder(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	*ints = grow(*ints, nn)
+	if err := r.next(*ints); err != nil {
+		if stream != "" {
+			err = fmt.Errorf("%s: %w", stream, err)
+		}
+		return nil, nil, err
+	}
+	return bb, valid, nil
+}
+
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
 		return make([]T, n)
@@ -114,15 +158,10 @@ type boolColumn struct {
 }
 
 func (c *boolColumn) read(b array.Builder, n int, parent []bool) error {
-	valid, nn, err := c.rows(n, parent)
+	valid, err := readSpread(&c.presence, &c.data, &c.vals, n, parent)
 	if err != nil {
 		return err
 	}
-	c.vals = grow(c.vals, n)
-	if err := c.data.next(c.vals[:nn]); err != nil {
-		return err
-	}
-	spread(c.vals, valid)
 	b.(*array.BooleanBuilder).AppendValues(c.vals, valid)
 	return nil
 }
@@ -174,15 +213,10 @@ func convertInts[T ~int16 | ~int32](dst []T, src []int64) []T {
 }
 
 func (c *intColumn) read(b array.Builder, n int, parent []bool) error {
-	valid, nn, err := c.rows(n, parent)
+	valid, err := readSpread(&c.presence, c.data, &c.vals, n, parent)
 	if err != nil {
 		return err
 	}
-	c.vals = grow(c.vals, n)
-	if err := c.data.next(c.vals[:nn]); err != nil {
-		return err
-	}
-	spread(c.vals, valid)
 	switch bb := b.(type) {
 	case *array.Int64Builder:
 		bb.AppendValues(c.vals, valid)
@@ -298,17 +332,9 @@ type stringColumn struct {
 }
 
 func (c *stringColumn) read(b array.Builder, n int, parent []bool) error {
-	valid, nn, err := c.rows(n, parent)
+	bb, valid, err := c.binaryRows(b, n, parent, c.lengths, &c.lens, "LENGTH")
 	if err != nil {
 		return err
-	}
-	bb, err := binaryBuilder(b)
-	if err != nil {
-		return err
-	}
-	c.lens = grow(c.lens, nn)
-	if err := c.lengths.next(c.lens); err != nil {
-		return fmt.Errorf("LENGTH: %w", err)
 	}
 	total := int64(0)
 	for _, l := range c.lens {
@@ -352,16 +378,8 @@ type dictColumn struct {
 }
 
 func (c *dictColumn) read(b array.Builder, n int, parent []bool) error {
-	valid, nn, err := c.rows(n, parent)
+	bb, valid, err := c.binaryRows(b, n, parent, c.index, &c.idx, "")
 	if err != nil {
-		return err
-	}
-	bb, err := binaryBuilder(b)
-	if err != nil {
-		return err
-	}
-	c.idx = grow(c.idx, nn)
-	if err := c.index.next(c.idx); err != nil {
 		return err
 	}
 	entries := int64(len(c.offs) - 1)
