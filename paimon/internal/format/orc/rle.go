@@ -178,50 +178,40 @@ func (r *rleV2) next(dst []int64) error {
 	return nil
 }
 
+// wideWidth is the i-th (0..7) of the bit widths above 24 that RLE v2 can
+// name (FixedBitSizes in ORC's writer): its width codes and the writer's
+// rounding of patch widths share them.
+func wideWidth(i int) int {
+	return [...]int{26, 28, 30, 32, 40, 48, 56, 64}[i]
+}
+
 // widths decodes the 5-bit width codes (FixedBitSizes in ORC's writer).
 func decodeWidth(code int) int {
-	switch {
-	case code <= 23:
+	if code <= 23 {
 		return code + 1
-	case code == 24:
-		return 26
-	case code == 25:
-		return 28
-	case code == 26:
-		return 30
-	case code == 27:
-		return 32
-	case code == 28:
-		return 40
-	case code == 29:
-		return 48
-	case code == 30:
-		return 56
 	}
-	return 64
+	return wideWidth(min(code-24, 7))
 }
 
 // closestFixedBits pads a patch entry width as ORC's writer does.
 func closestFixedBits(n int) int {
-	switch {
-	case n <= 24:
+	if n <= 24 {
 		return max(n, 1)
-	case n <= 26:
-		return 26
-	case n <= 28:
-		return 28
-	case n <= 30:
-		return 30
-	case n <= 32:
-		return 32
-	case n <= 40:
-		return 40
-	case n <= 48:
-		return 48
-	case n <= 56:
-		return 56
 	}
-	return 64
+	i := 0
+	for i < 7 && wideWidth(i) < n {
+		i++
+	}
+	return wideWidth(i)
+}
+
+// bigEndian is the unsigned big-endian integer of up to 8 bytes.
+func bigEndian(b []byte) uint64 {
+	var u uint64
+	for _, c := range b {
+		u = u<<8 | uint64(c)
+	}
+	return u
 }
 
 func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
