@@ -390,29 +390,21 @@ func javaTruncate(ms, nano int64, precision int) (int64, int64) {
 		return ms, nano
 	}
 	if precision <= 3 {
-		m := int64(1)
-		for p := precision; p < 3; p++ {
-			m *= 10
-		}
+		m := pow10(3 - precision)
 		return ms / m * m, 0
 	}
-	m := int64(1)
-	for p := precision; p < 9; p++ {
-		m *= 10
-	}
+	m := pow10(9 - precision)
 	return ms, nano / m * m
 }
 
-func unitDigits(u arrow.TimeUnit) int {
-	switch u {
-	case arrow.Second:
-		return 0
-	case arrow.Millisecond:
-		return 3
-	case arrow.Microsecond:
-		return 6
+// pow10 is 10^n, 1 for n ≤ 0: the step that zeroes the digits a precision
+// drops.
+func pow10(n int) int64 {
+	m := int64(1)
+	for ; n > 0; n-- {
+		m *= 10
 	}
-	return 9
+	return m
 }
 
 // numeric --------------------------------------------------------------------
@@ -783,10 +775,7 @@ func fromStringCast(arr arrow.Array, to types.DataType, target arrow.DataType, m
 			u := target.(*arrow.TimestampType).Unit
 			per := arith.UnitsPerSecond(u)
 			v := ts.Unix()*per + int64(ts.Nanosecond())/(1_000_000_000/per)
-			keep := int64(1)
-			for p := to.Precision; p < unitDigits(u); p++ {
-				keep *= 10
-			}
+			keep := max(per/pow10(to.Precision), 1)
 			b.Append(arrow.Timestamp(arith.FloorDiv(v, keep) * keep))
 		default:
 			return nil, unsupported(types.DataType{Root: types.VarChar, Length: types.MaxLength}, to)
