@@ -205,15 +205,6 @@ func closestFixedBits(n int) int {
 	return wideWidth(i)
 }
 
-// bigEndian is the unsigned big-endian integer of up to 8 bytes.
-func bigEndian(b []byte) uint64 {
-	var u uint64
-	for _, c := range b {
-		u = u<<8 | uint64(c)
-	}
-	return u
-}
-
 func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
 // readInts unpacks n big-endian bit-packed values of width w (padded to a
