@@ -536,6 +536,29 @@ func TestRealShardingExactlyOnce(t *testing.T) {
 	}
 }
 
+// Static sharding splits buckets, so on a bucket-unaware table (Paimon's
+// default append layout) shard 0 gets every row: the input says so at
+// start instead of leaving the other shards silently idle.
+func TestRealShardOnBucketUnawareWarns(t *testing.T) {
+	rt := newRealTable(t, "db.u", pyOp{}, pyOp{"op": "append", "start": 0, "count": 30})
+	a := startReal(t, rt, "  shard: {index: 0, count: 2}\n  end: {at_latest: true}\n")
+	b := startReal(t, rt, "  shard: {index: 1, count: 2}\n  end: {at_latest: true}\n")
+	if ra, rb := a.wait(), b.wait(); len(ra) != 30 || len(rb) != 0 {
+		t.Fatalf("shards read %d and %d rows, want 30 and 0 (one bucket)", len(ra), len(rb))
+	}
+	for i, r := range []*realRun{a, b} {
+		if logs := r.logs.String(); !strings.Contains(logs, "bucket-unaware") || !strings.Contains(logs, "shard.count is 2") {
+			t.Errorf("shard %d logged no bucket-unaware warning:\n%s", i, logs)
+		}
+	}
+	c := startReal(t, newRealTable(t, "db.f4", pyOp{"bucket": 4}, pyOp{"op": "append", "start": 0, "count": 30}),
+		"  shard: {index: 0, count: 2}\n  end: {at_latest: true}\n")
+	c.wait()
+	if strings.Contains(c.logs.String(), "bucket-unaware") {
+		t.Errorf("a fixed-bucket table got the bucket-unaware warning:\n%s", c.logs.String())
+	}
+}
+
 // TestRealFilterProjection pushes a partition filter and a projection down:
 // only the files of the matching partition are opened (files_read against
 // the files on disk) and bodies hold only the projected columns.

@@ -121,5 +121,8 @@ func (s *tableSource) PrimaryKeys() []string { return s.tbl.Schema().PrimaryKeys
 // connections).
 func (s *tableSource) Close() error { return s.cat.Close() }
 
+// BucketMode implements bucketModer.
+func (s *tableSource) BucketMode() string { return s.tbl.Schema().BucketMode() }
+
 // PartitionSchema implements source.
 func (s *tableSource) PartitionSchema() *arrow.Schema { return s.partitions }

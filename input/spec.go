@@ -161,7 +161,10 @@ bucket arrive in commit order, but the pipeline may reorder them unless ` + "`th
 
 Several replicas with the same table can split the work by bucket: replica ` + "`shard.index`" + ` of
 ` + "`shard.count`" + ` reads the buckets with ` + "`bucket % count == index`" + `. Give each replica its own
-` + "`consumer_id`" + `; the table keeps its snapshots until the slowest replica has passed them.
+` + "`consumer_id`" + `; the table keeps its snapshots until the slowest replica has passed them. Only tables
+with buckets split: a bucket-unaware table (` + "`bucket = -1`" + `, Paimon's default for append tables)
+keeps every file in bucket 0, so shard 0 reads every row; the input logs a warning at start when
+` + "`shard.count`" + ` is above 1 on such a table.
 
 == Validation
 
