@@ -103,16 +103,3 @@ func trimLeadingSlash(s string) string {
 	return s
 }
 
-// readAll reads a whole file through f. It is a helper for implementations
-// whose ReadFile is Open plus a full ranged read.
-func readAll(f File) ([]byte, error) {
-	buf := make([]byte, f.Size())
-	n, err := f.ReadAt(buf, 0)
-	if err != nil && !(errors.Is(err, io.EOF) && int64(n) == f.Size()) {
-		return nil, err
-	}
-	if int64(n) != f.Size() {
-		return nil, io.ErrUnexpectedEOF
-	}
-	return buf, nil
-}

@@ -44,12 +44,9 @@ func (m StartMode) Valid() bool { return startModes.Valid(m) }
 // NeedsSnapshot reports whether the mode starts at a given snapshot.
 func (m StartMode) NeedsSnapshot() bool { return m == StartFromSnapshot || m == StartFromSnapshotFull }
 
-// ParseStartMode parses Java's spelling; "full", "default" and "" are
-// aliases of latest-full, as in Java.
-func ParseStartMode(s string) (StartMode, error) { return startModes.Parse(s) }
-
-// UnmarshalText reads Java's spelling (ParseStartMode), so a StartMode is
-// read from configuration text as it is printed.
+// UnmarshalText reads Java's spelling ("full", "default" and "" are
+// aliases of latest-full, as in Java), so a StartMode is read from
+// configuration text as it is printed.
 func (m *StartMode) UnmarshalText(b []byte) error { return startModes.Unmarshal(m, b) }
 
 // MarshalText prints String's spelling.
@@ -78,9 +75,6 @@ func (p ExpiredPolicy) String() string { return expiredPolicies.String(p) }
 
 // Valid reports whether p is one of the declared policies.
 func (p ExpiredPolicy) Valid() bool { return expiredPolicies.Valid(p) }
-
-// ParseExpiredPolicy parses "fail" (also ""), "earliest" or "latest-full".
-func ParseExpiredPolicy(s string) (ExpiredPolicy, error) { return expiredPolicies.Parse(s) }
 
 // UnmarshalText reads "fail" (also ""), "earliest" or "latest-full".
 func (p *ExpiredPolicy) UnmarshalText(b []byte) error { return expiredPolicies.Unmarshal(p, b) }
