@@ -102,4 +102,3 @@ func trimLeadingSlash(s string) string {
 	}
 	return s
 }
-
