@@ -89,6 +89,11 @@ func (s *tableSource) Next(ctx context.Context) (*snapshotPlan, error) {
 	start := time.Now()
 	sp, err := s.scan.Next(ctx)
 	if err != nil {
+		if named := readspec.Named(err, yamlField); named != err {
+			// A filter is resolved in the schema of the first plan (time
+			// travel), so its errors can come from Next.
+			return nil, fmt.Errorf("table %s: %w", s.tbl.Name(), named)
+		}
 		return nil, err
 	}
 	plan := &snapshotPlan{StreamPlan: sp, PlanLatency: time.Since(start), Splits: make([]planSplit, len(sp.Splits))}

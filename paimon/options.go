@@ -20,7 +20,8 @@ type readOptions struct {
 	// Projection selects the output columns, in this order; nil reads all.
 	Projection []string
 	// Filter keeps only matching rows; it is also pushed down to prune
-	// partitions, files and row groups.
+	// partitions, files and row groups. It is resolved in the read schema
+	// when a snapshot is planned, and each split carries the result.
 	Filter *predicate.Predicate
 	// BatchSize is the rows per record batch (0: DefaultBatchSize).
 	BatchSize int
@@ -70,7 +71,7 @@ func (o *readOptions) readerFor(t *Table, sp *Split) (*read.Reader, error) {
 	}
 	return &read.Reader{
 		FIO: t.fio, Schema: sp.schema, Schemas: t.schemas, Fields: fields,
-		Filter: o.Filter, BatchSize: o.BatchSize, Alloc: mem, Scratch: scratch, IncludeRowKind: o.IncludeRowKind,
+		Filter: sp.filter, BatchSize: o.BatchSize, Alloc: mem, Scratch: scratch, IncludeRowKind: o.IncludeRowKind,
 		Stats: o.Stats, Dictionary: o.Dictionary,
 	}, nil
 }

@@ -27,6 +27,7 @@ type ReadBuilder struct {
 	opts       readOptions
 	snapshotID int64
 	tag        string
+	filterExpr string
 }
 
 // NewReadBuilder starts a batch read of the latest snapshot.
@@ -44,9 +45,21 @@ func (rb *ReadBuilder) WithProjection(columns ...string) *ReadBuilder {
 }
 
 // WithFilter keeps only rows matching p; it is also pushed down to prune
-// partitions, files and row groups.
+// partitions, files and row groups. p's columns are found by name in the
+// schema the read uses (a past snapshot's own schema with WithSnapshot or
+// WithTag), whatever fields p was built with; a name that schema lacks
+// fails Plan.
 func (rb *ReadBuilder) WithFilter(p *predicate.Predicate) *ReadBuilder {
 	rb.opts.Filter = p
+	return rb
+}
+
+// WithFilterExpr is WithFilter with the filter in predicate.Parse's
+// syntax (the input's and the CLI's filter), parsed in the schema the read
+// uses, so that its literals take that schema's types. With both, rows must
+// match both.
+func (rb *ReadBuilder) WithFilterExpr(expr string) *ReadBuilder {
+	rb.filterExpr = expr
 	return rb
 }
 
@@ -159,6 +172,9 @@ type Plan struct {
 type Split struct {
 	s      *split.Split
 	schema *schema.TableSchema
+	// filter is the filter the split was planned with, bound to schema;
+	// the read applies exactly this one.
+	filter *predicate.Predicate
 }
 
 // Partition returns the typed partition values, aligned with the partition
@@ -281,10 +297,14 @@ func (rb *ReadBuilder) Plan(ctx context.Context) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	filter, err := bindFilter(sch, rb.filterExpr, rb.opts.Filter)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", rb.t.name, err)
+	}
 	if snap == nil {
 		return &Plan{schema: sch}, nil
 	}
-	planner := rb.planner(sch)
+	planner := rb.t.planner(sch, filter, rb.opts.BucketFilter, batchLevels(sch))
 	p, err := planner.PlanSnapshot(ctx, snap, scan.Full)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", rb.t.name, err)
@@ -295,13 +315,30 @@ func (rb *ReadBuilder) Plan(ctx context.Context) (*Plan, error) {
 func wrapPlan(p *scan.Plan, sch *schema.TableSchema) *Plan {
 	out := &Plan{SnapshotID: p.Snapshot.ID, schema: sch, Splits: make([]*Split, len(p.Splits))}
 	for i, sp := range p.Splits {
-		out.Splits[i] = &Split{s: sp, schema: sch}
+		out.Splits[i] = &Split{s: sp, schema: sch, filter: p.Filter}
 	}
 	return out
 }
 
-func (rb *ReadBuilder) planner(sch *schema.TableSchema) *scan.Planner {
-	return rb.t.planner(sch, rb.opts.Filter, rb.opts.BucketFilter, batchLevels(sch))
+// bindFilter resolves a read's filter — text in Parse's syntax and/or a
+// built predicate — by column name in sch, the schema its rows are read
+// in: a past snapshot's in time travel, the scan's at a stream's first
+// plan. It is the one place a filter meets a schema, so that pruning and
+// the row filter can never resolve a name differently.
+func bindFilter(sch *schema.TableSchema, text string, built *predicate.Predicate) (*predicate.Predicate, error) {
+	var parsed *predicate.Predicate
+	if text != "" {
+		p, err := predicate.Parse(text, sch.Fields)
+		if err != nil {
+			return nil, fmt.Errorf("filter in schema %d: %w", sch.ID, err)
+		}
+		parsed = p
+	}
+	bound, err := predicate.Bind(built, sch.Fields)
+	if err != nil {
+		return nil, fmt.Errorf("filter in schema %d: %w", sch.ID, err)
+	}
+	return predicate.AndOf(bound, parsed), nil
 }
 
 // Read reads splits with a fixed copy of a builder's options.

@@ -319,16 +319,63 @@ func (s *StreamingScan) Next(ctx context.Context) (*StreamPlan, error) {
 	return out, err
 }
 
+// checkFilter reports a filter that cannot work at open rather than at the
+// first plan: one that does not parse, or names no column of the current
+// schema. A bounded read may be a read of one past snapshot in its own
+// schema (time travel), whose columns the current schema may lack; its
+// columns are resolved at its first plan.
+func (t *Table) checkFilter(cfg StreamConfig, built *predicate.Predicate) error {
+	if cfg.Filter == "" && built == nil {
+		return nil
+	}
+	_, err := bindFilter(t.schema, cfg.Filter, built)
+	if err == nil || (cfg.EndSnapshot == 0 && !cfg.EndAtLatest) {
+		return err
+	}
+	if cfg.Filter != "" {
+		return predicate.CheckSyntax(cfg.Filter)
+	}
+	return nil
+}
+
 // streamTable is the table as a stream.Scan sees it, with the read's
 // filter, buckets and projection bound.
 type streamTable struct {
 	*Table
-	filter     *predicate.Predicate
+	// text and built are the read's filter as given; bound is it resolved
+	// in the schema boundTo, the last one a plan used.
+	text       string
+	built      *predicate.Predicate
+	bound      *predicate.Predicate
+	boundTo    *schema.TableSchema
 	buckets    func(int32) bool
 	projection []string
 }
 
-func (t streamTable) ReadSchema(ctx context.Context, id int64) (*schema.TableSchema, error) {
+// filterFor returns the filter in sch. The schema of the first plan
+// resolves the filter's names, as a read of that schema would (a past
+// snapshot's in time travel); after that the stream follows field ids
+// into newer schemas, so that renaming a column, or reusing its old name
+// for a new one, never changes what an already running filter selects.
+func (t *streamTable) filterFor(sch *schema.TableSchema) (*predicate.Predicate, error) {
+	if t.boundTo != nil && t.boundTo.ID == sch.ID {
+		return t.bound, nil
+	}
+	var p *predicate.Predicate
+	var err error
+	if t.boundTo == nil {
+		p, err = bindFilter(sch, t.text, t.built)
+	} else if p, err = predicate.Follow(t.bound, sch.Fields); err != nil {
+		err = fmt.Errorf("filter %s in schema %d: %w", t.bound, sch.ID, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.bound, t.boundTo = p, sch
+	return p, nil
+}
+
+func (t *streamTable) ReadSchema(ctx context.Context, id int64) (*schema.TableSchema, error) {
 	ns, err := t.schemas.Schema(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", t.name, err)
@@ -342,7 +389,7 @@ func (t streamTable) ReadSchema(ctx context.Context, id int64) (*schema.TableSch
 	return ns, nil
 }
 
-func (t streamTable) TimeTravelSchema(ctx context.Context, snap *snapshot.Snapshot) (*schema.TableSchema, error) {
+func (t *streamTable) TimeTravelSchema(ctx context.Context, snap *snapshot.Snapshot) (*schema.TableSchema, error) {
 	sch, err := t.timeTravelSchema(ctx, snap)
 	if err != nil {
 		return nil, err
@@ -353,8 +400,12 @@ func (t streamTable) TimeTravelSchema(ctx context.Context, snap *snapshot.Snapsh
 	return sch, nil
 }
 
-func (t streamTable) Planner(sch *schema.TableSchema, levels func(int32) bool) *scan.Planner {
-	return t.planner(sch, t.filter, t.buckets, levels)
+func (t *streamTable) Planner(sch *schema.TableSchema, levels func(int32) bool) (*scan.Planner, error) {
+	f, err := t.filterFor(sch)
+	if err != nil {
+		return nil, &FieldError{Field: "Filter", Err: err}
+	}
+	return t.planner(sch, f, t.buckets, levels), nil
 }
 
 // openStream is the one way a streaming read is opened: cfg is validated
@@ -371,12 +422,8 @@ func (t *Table) openStream(ctx context.Context, cfg StreamConfig, filter *predic
 			return nil, nil, fmt.Errorf("table %s: %w", t.name, &FieldError{Field: "Columns", Err: err})
 		}
 	}
-	if cfg.Filter != "" {
-		pred, err := predicate.Parse(cfg.Filter, t.schema.Fields)
-		if err != nil {
-			return nil, nil, fmt.Errorf("table %s: %w", t.name, &FieldError{Field: "Filter", Err: err})
-		}
-		filter = predicate.AndOf(filter, pred)
+	if err := t.checkFilter(cfg, filter); err != nil {
+		return nil, nil, fmt.Errorf("table %s: %w", t.name, &FieldError{Field: "Filter", Err: err})
 	}
 	if len(cfg.Buckets) > 0 || cfg.ShardCount > 1 {
 		if f := buckets; f != nil {
@@ -408,7 +455,8 @@ func (t *Table) openStream(ctx context.Context, cfg StreamConfig, filter *predic
 	if cfg.ConsumerID != "" {
 		sc.Consumers = t.Consumers()
 	}
-	s, err := stream.New(ctx, streamTable{Table: t, filter: filter, buckets: buckets, projection: cfg.Columns}, t.schema, sc)
+	st := &streamTable{Table: t, text: cfg.Filter, built: filter, buckets: buckets, projection: cfg.Columns}
+	s, err := stream.New(ctx, st, t.schema, sc)
 	if err != nil {
 		return nil, nil, err
 	}

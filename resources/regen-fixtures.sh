@@ -65,6 +65,9 @@ if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaGen.java" ]]; then
     -Dexec.args="--warehouse $out/warehouse --expected $out/expected --cases $out/cases-java.json --props $out/props-javagen.json ${JAVA_TABLES:+--tables $JAVA_TABLES}")
 fi
 
+# Schema histories whose time-travel reads resolve filters in each snapshot's schema.
+JAVA_GROUP=schemahist JAVA_TABLES=javagen.rename_reuse,javagen.rename_reuse_orc "$0"
+
 # Primary-key tables written by Java Paimon with its batch and streaming reads (tests/interop/pk_test.go).
 if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaPkGen.java" ]]; then
   (cd "$here/java" && mvn -q -o -B compile exec:java -Dexec.mainClass=org.connectpaimon.gen.JavaPkGen \

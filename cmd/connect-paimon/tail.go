@@ -248,6 +248,11 @@ func tailRun(c *cli.Context, sio stdio) error {
 			if ctx.Err() != nil && c.Context.Err() == nil {
 				return w.Flush() // interrupted: a clean stop
 			}
+			if named := readspec.Named(err, flagName); named != err {
+				// A filter is resolved in the schema of the first plan
+				// (time travel), so its errors can come from Next.
+				return fmt.Errorf("table %s: %w", tbl.Name(), named)
+			}
 			return err
 		}
 		for _, sp := range p.Splits {

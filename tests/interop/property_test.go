@@ -37,20 +37,7 @@ import (
 // sets it, and under CI=true without it a time-based seed is used. Either
 // way a failure names the seed.
 func TestPruningOnlySavesWork(t *testing.T) {
-	seed := uint64(1)
-	if s := os.Getenv("PAIMON_PROPERTY_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("PAIMON_PROPERTY_SEED=%q: %v", s, err)
-		}
-		seed = v
-	} else if os.Getenv("CI") == "true" {
-		seed = uint64(time.Now().UnixNano())
-		// Printed even when the test passes: a later failure of this seed
-		// must be reproducible.
-		testenv.Say("tests/interop TestPruningOnlySavesWork: random property seed %d (rerun: PAIMON_PROPERTY_SEED=%d go test -run TestPruningOnlySavesWork ./tests/interop/)", seed, seed)
-	}
-	t.Logf("property seed %d (rerun: PAIMON_PROPERTY_SEED=%d go test -run TestPruningOnlySavesWork ./tests/interop/)", seed, seed)
+	seed := offlineSeed(t, "TestPruningOnlySavesWork")
 	runProperty(t, fixturesDir(t), seed)
 }
 
@@ -169,6 +156,25 @@ func checkPropertyFilter(t *testing.T, ctx context.Context, cat *paimon.Catalog,
 		t.Errorf("filter %s:\n%s", text, d)
 	}
 	return len(want) < len(full)
+}
+
+// offlineSeed is the seed of a property test over the committed fixtures: 1, so that `go test
+// ./...` is repeatable; PAIMON_PROPERTY_SEED sets it, and under CI=true without it a
+// time-based seed is used and printed, so that a later failure of it can be replayed.
+func offlineSeed(t *testing.T, test string) uint64 {
+	seed := uint64(1)
+	if s := os.Getenv("PAIMON_PROPERTY_SEED"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("PAIMON_PROPERTY_SEED=%q: %v", s, err)
+		}
+		seed = v
+	} else if os.Getenv("CI") == "true" {
+		seed = uint64(time.Now().UnixNano())
+		testenv.Say("tests/interop %s: random property seed %d (rerun: PAIMON_PROPERTY_SEED=%d go test -run %s ./tests/interop/)", test, seed, seed, test)
+	}
+	t.Logf("property seed %d (rerun: PAIMON_PROPERTY_SEED=%d go test -run %s ./tests/interop/)", seed, seed, test)
+	return seed
 }
 
 // propertySeed is the seed of the live suite's property run: PAIMON_PROPERTY_SEED, else

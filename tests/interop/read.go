@@ -2,7 +2,9 @@ package interop
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -33,17 +35,85 @@ func ReadCase(ctx context.Context, cat *paimon.Catalog, c Case) ([]string, error
 		rb = rb.WithProjection(c.Projection...)
 	}
 	if c.Filter != nil {
-		p, err := predicate.Parse(*c.Filter, tbl.Schema().Fields)
-		if err != nil {
-			return nil, fmt.Errorf("parse filter %q: %w", *c.Filter, err)
-		}
-		rb = rb.WithFilter(p)
+		// As the input and the CLI give it: text, resolved in the schema of
+		// the snapshot read.
+		rb = rb.WithFilterExpr(*c.Filter)
 	}
 	plan, err := rb.Plan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("plan: %w", err)
 	}
 	return ReadSplits(ctx, rb.NewRead(), plan.Splits)
+}
+
+// ReadCaseAsStream reads a time-travel case (c.Snapshot set) the way the input and `paimon
+// tail` do: a stream from snapshot N in full that ends at N, with the filter as text. It reads
+// exactly what ReadCase reads, in the snapshot's schema.
+func ReadCaseAsStream(ctx context.Context, cat *paimon.Catalog, c Case) ([]string, error) {
+	var opts []paimon.TableOption
+	if c.Branch != "" {
+		opts = append(opts, paimon.WithBranch(c.Branch))
+	}
+	tbl, err := cat.GetTable(ctx, c.Table, opts...)
+	if err != nil {
+		return nil, err
+	}
+	cfg := paimon.StreamConfig{StartMode: paimon.StartFromSnapshotFull, StartSnapshot: *c.Snapshot, EndSnapshot: *c.Snapshot, Columns: c.Projection}
+	if c.Filter != nil {
+		cfg.Filter = *c.Filter
+	}
+	sc, rd, err := tbl.NewStreamingScan(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	for {
+		p, err := sc.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			sortLines(lines)
+			return lines, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		l, err := ReadSplits(ctx, rd, p.Splits)
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, l...)
+	}
+}
+
+// ReadCaseWithBuiltFilter reads a filtered case with the filter built as a library user builds
+// one, against the table's current fields (predicate.Parse on tbl.Schema()), so that the read
+// must find its columns by name in the snapshot's schema. ok is false when the filter does not
+// build against the current fields (a literal of a type the column no longer has).
+func ReadCaseWithBuiltFilter(ctx context.Context, cat *paimon.Catalog, c Case) (lines []string, ok bool, err error) {
+	var opts []paimon.TableOption
+	if c.Branch != "" {
+		opts = append(opts, paimon.WithBranch(c.Branch))
+	}
+	tbl, err := cat.GetTable(ctx, c.Table, opts...)
+	if err != nil {
+		return nil, false, err
+	}
+	p, err := predicate.Parse(*c.Filter, tbl.Schema().Fields)
+	if err != nil {
+		return nil, false, nil
+	}
+	rb := tbl.NewReadBuilder().WithFilter(p)
+	if c.Snapshot != nil {
+		rb = rb.WithSnapshot(*c.Snapshot)
+	}
+	if c.Projection != nil {
+		rb = rb.WithProjection(c.Projection...)
+	}
+	plan, err := rb.Plan(ctx)
+	if err != nil {
+		return nil, true, fmt.Errorf("plan: %w", err)
+	}
+	lines, err = ReadSplits(ctx, rb.NewRead(), plan.Splits)
+	return lines, true, err
 }
 
 // ReadSplits reads every split with rd and returns the sorted canonical JSON lines of all

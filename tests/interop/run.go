@@ -50,6 +50,26 @@ func RunCases(t *testing.T, ctx context.Context, cat *paimon.Catalog, dir string
 			if d := DiffLines(want, got); d != "" {
 				t.Fatalf("%s (case %s)%s differs from %s's read:\n%s", describe(c), c.Case, where, c.Writer, d)
 			}
+			// The other ways to ask for the same rows: a filter built on the current
+			// schema, and a stream bounded to the snapshot (the input and tail).
+			if c.Filter != nil {
+				got, ok, err := ReadCaseWithBuiltFilter(ctx, cat, c)
+				if err != nil {
+					t.Fatalf("read %s%s with the filter built on the current schema: %v", describe(c), where, err)
+				}
+				if d := DiffLines(want, got); ok && d != "" {
+					t.Fatalf("%s (case %s)%s with the filter built on the current schema differs from %s's read:\n%s", describe(c), c.Case, where, c.Writer, d)
+				}
+			}
+			if c.Snapshot != nil && c.Branch == "" {
+				got, err := ReadCaseAsStream(ctx, cat, c)
+				if err != nil {
+					t.Fatalf("read %s%s as a stream bounded to it: %v", describe(c), where, err)
+				}
+				if d := DiffLines(want, got); d != "" {
+					t.Fatalf("%s (case %s)%s as a stream bounded to it differs from %s's read:\n%s", describe(c), c.Case, where, c.Writer, d)
+				}
+			}
 		})
 	}
 }

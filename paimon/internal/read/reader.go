@@ -96,15 +96,15 @@ func (r *Reader) Read(ctx context.Context, sp *split.Split) (array.RecordReader,
 	// The columns needed: the output ones plus those only the filter uses.
 	need := append([]types.DataField(nil), r.Fields...)
 	if r.Filter != nil {
-		for _, name := range r.Filter.Fields() {
-			if typeutil.FieldByName(need, name) >= 0 {
+		// By field id, as the filter was bound: a column the read schema no
+		// longer has (dropped while a stream ran) reads as NULL in Remap.
+		for _, f := range r.Filter.Columns() {
+			if typeutil.FieldByID(need, f.ID) >= 0 {
 				continue
 			}
-			i := typeutil.FieldByName(r.Schema.Fields, name)
-			if i < 0 {
-				return nil, fmt.Errorf("filter column %q is not in the table", name)
+			if i := typeutil.FieldByID(r.Schema.Fields, f.ID); i >= 0 {
+				need = append(need, r.Schema.Fields[i])
 			}
-			need = append(need, r.Schema.Fields[i])
 		}
 	}
 	var filter *predicate.Predicate

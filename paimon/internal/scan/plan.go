@@ -28,6 +28,9 @@ import (
 type Plan struct {
 	Snapshot *snapshot.Snapshot
 	Splits   []*split.Split
+	// Filter is the planner's filter: the splits must be read with the
+	// filter that pruned them.
+	Filter *predicate.Predicate
 }
 
 // Planner plans reads of one table.
@@ -143,7 +146,7 @@ func (p *Planner) PlanSnapshot(ctx context.Context, snap *snapshot.Snapshot, kin
 			return nil, err
 		}
 	}
-	return &Plan{Snapshot: snap, Splits: splits}, nil
+	return &Plan{Snapshot: snap, Splits: splits, Filter: p.Filter}, nil
 }
 
 // listRef is one manifest list of a snapshot with the size the snapshot
@@ -306,7 +309,7 @@ func (p *Planner) PlanOverwriteChanges(ctx context.Context, snap *snapshot.Snaps
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{Snapshot: snap, Splits: append(bs, as...)}, nil
+	return &Plan{Snapshot: snap, Splits: append(bs, as...), Filter: p.Filter}, nil
 }
 
 func (p *Planner) manifestPath(name string) string {

@@ -35,8 +35,9 @@ type Table interface {
 	// it was written under), checked the same way.
 	TimeTravelSchema(ctx context.Context, snap *snapshot.Snapshot) (*schema.TableSchema, error)
 	// Planner plans snapshots in sch with the read's filter and buckets;
-	// levels, when set, keeps only the levels it accepts.
-	Planner(sch *schema.TableSchema, levels func(int32) bool) *scan.Planner
+	// levels, when set, keeps only the levels it accepts. It fails when the
+	// filter cannot be resolved in sch.
+	Planner(sch *schema.TableSchema, levels func(int32) bool) (*scan.Planner, error)
 }
 
 // Config is a validated description of the scan (the facade validates).
@@ -402,7 +403,10 @@ func (s *Scan) fullPlan(ctx context.Context, id int64) (*Plan, error) {
 	if err != nil {
 		return nil, s.wrap(err)
 	}
-	pl := s.t.Planner(sch, levels)
+	pl, err := s.t.Planner(sch, levels)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
 	pl.ReadPostpone = readsPostpone(sch)
 	p, err := pl.PlanSnapshot(ctx, snap, scan.Full)
 	if err != nil {
@@ -438,7 +442,10 @@ func (s *Scan) followUp(ctx context.Context, snap *snapshot.Snapshot) (*Plan, er
 	if err != nil {
 		return nil, err
 	}
-	pl := s.t.Planner(sch, nil)
+	pl, err := s.t.Planner(sch, nil)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
 	pl.ReadPostpone = readsPostpone(sch)
 	out := &Plan{Snapshot: snap, Schema: sch, Next: s.next}
 	changelog := len(sch.PrimaryKeys) > 0 && s.producer != "" && s.producer != "none"

@@ -111,6 +111,11 @@ public final class JavaGen {
             TABLES.put("javagen.orcidx_" + codec, g -> g.orcIdx("orcidx_" + codec, codec, false));
         }
         TABLES.put("javagen.orcidx_dv", g -> g.orcIdx("orcidx_dv", "zstd", true));
+        // A schema history that renames a column and later reuses its name, drops and re-adds a
+        // column with another type, changes BIGINT to STRING and moves a column: time-travel reads
+        // with filters and projections must resolve names in each snapshot's own schema.
+        TABLES.put("javagen.rename_reuse", g -> g.renameReuse("rename_reuse", "parquet"));
+        TABLES.put("javagen.rename_reuse_orc", g -> g.renameReuse("rename_reuse_orc", "orc"));
     }
 
     public static void main(String[] args) throws Exception {
@@ -579,6 +584,60 @@ public final class JavaGen {
         g.dump(t, "javagen.orc_evolve", null, "full", null, List.of("id", "a", "s2", "n"), null, null);
         g.dump(t, "javagen.orc_evolve", null, "filter_a", null, List.of("id", "a", "s2"), "a < -2000",
                 pb -> pb.lessThan(1, -2000L));
+    }
+
+    /**
+     * Schema history (one snapshot per schema): 0 {id INT, s STRING, a BIGINT, f INT}; 1 renames s
+     * to s2; 2 drops f and adds f STRING; 3 makes a STRING; 4 renames s2 back to s and adds a new
+     * s2; 5 moves a first. Every dump reads one snapshot with Java's time travel
+     * (scan.snapshot-id), the filter built on that snapshot's own row type.
+     */
+    private void renameReuse(String name, String format) throws Exception {
+        Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("s", DataTypes.STRING())
+                .column("a", DataTypes.BIGINT()).column("f", DataTypes.INT()).option("file.format", format).build();
+        Table t = create(name, schema);
+        Identifier id = Identifier.create(DB, name);
+        List<GenericRow> rows = new ArrayList<>();
+        for (int i = 0; i < 10; i++) rows.add(GenericRow.of(i, s("s" + i), (long) i, i % 3 == 0 ? null : i));
+        write(t, rows, null);
+        catalog.alterTable(id, List.of(SchemaChange.renameColumn("s", "s2")), false);
+        t = catalog.getTable(id);
+        rows.clear();
+        for (int i = 10; i < 20; i++) rows.add(GenericRow.of(i, s("s2_" + i), (long) i, i % 4 == 0 ? null : i));
+        write(t, rows, null);
+        catalog.alterTable(id, List.of(SchemaChange.dropColumn("f"), SchemaChange.addColumn("f", DataTypes.STRING())), false);
+        t = catalog.getTable(id);
+        rows.clear();
+        for (int i = 20; i < 30; i++) rows.add(GenericRow.of(i, s("s2_" + i), (long) i, i % 2 == 0 ? null : s("f" + i)));
+        write(t, rows, null);
+        catalog.alterTable(id, List.of(SchemaChange.updateColumnType("a", DataTypes.STRING())), false);
+        t = catalog.getTable(id);
+        rows.clear();
+        for (int i = 30; i < 40; i++) rows.add(GenericRow.of(i, s("s2_" + i), s(i % 2 == 0 ? "5" : "a" + i), s("f" + i)));
+        write(t, rows, null);
+        catalog.alterTable(id, List.of(SchemaChange.renameColumn("s2", "s"), SchemaChange.addColumn("s2", DataTypes.STRING())), false);
+        t = catalog.getTable(id);
+        rows.clear();
+        for (int i = 40; i < 50; i++) rows.add(GenericRow.of(i, s("s_" + i), s("a" + i), s("f" + i), s(i % 2 == 0 ? "s2_new" + i : null)));
+        write(t, rows, null);
+        catalog.alterTable(id, List.of(SchemaChange.updateColumnPosition(SchemaChange.Move.first("a"))), false);
+        t = catalog.getTable(id);
+        write(t, List.of(GenericRow.of(s("5"), 50, s("s_50"), s("f50"), s("s2_new50"))), null);
+        String tn = "javagen." + name;
+        full(t, tn);
+        for (long snap = 1; snap <= 6; snap++) dump(t, tn, null, "snap" + snap, snap, null, null, null);
+        dump(t, tn, null, "s2_like_at2", 2L, null, "s2 LIKE 's2%'", pb -> pb.startsWith(pb.indexOf("s2"), s("s2")));
+        dump(t, tn, null, "s2_like_at5", 5L, null, "s2 LIKE 's2%'", pb -> pb.startsWith(pb.indexOf("s2"), s("s2")));
+        dump(t, tn, null, "s_like_at5", 5L, null, "s LIKE 's2%'", pb -> pb.startsWith(pb.indexOf("s"), s("s2")));
+        dump(t, tn, null, "s_eq_at1", 1L, List.of("id", "s"), "s = 's3'", pb -> pb.equal(pb.indexOf("s"), s("s3")));
+        dump(t, tn, null, "proj_at2", 2L, List.of("s2", "id"), "id >= 5", pb -> pb.greaterOrEqual(pb.indexOf("id"), 5));
+        dump(t, tn, null, "f_null_at2", 2L, null, "f IS NULL", pb -> pb.isNull(pb.indexOf("f")));
+        dump(t, tn, null, "f_null_at3", 3L, null, "f IS NULL", pb -> pb.isNull(pb.indexOf("f")));
+        dump(t, tn, null, "f_null_at6", 6L, null, "f IS NULL", pb -> pb.isNull(pb.indexOf("f")));
+        dump(t, tn, null, "a_eq5_at3", 3L, null, "a = 5", pb -> pb.equal(pb.indexOf("a"), 5L));
+        dump(t, tn, null, "a_lt15_at3", 3L, null, "a < 15", pb -> pb.lessThan(pb.indexOf("a"), 15L));
+        dump(t, tn, null, "a_eq5_at6", 6L, null, "a = '5'", pb -> pb.equal(pb.indexOf("a"), s("5")));
+        dump(t, tn, null, "s2_null_at6", 6L, List.of("id", "s2"), "s2 IS NULL", pb -> pb.isNull(pb.indexOf("s2")));
     }
 
     /** file.format changed mid-table: Parquet, then ORC, then Avro files in one bucket. */
