@@ -54,6 +54,8 @@ final class Canon {
             case SMALLINT: return Short.toString(r.getShort(i));
             case INTEGER: return Integer.toString(r.getInt(i));
             case BIGINT: return Long.toString(r.getLong(i));
+            case FLOAT: return str(dbl(r.getFloat(i)));
+            case DOUBLE: return str(dbl(r.getDouble(i)));
             case DECIMAL: {
                 DecimalType d = (DecimalType) t;
                 return str(r.getDecimal(i, d.getPrecision(), d.getScale()).toBigDecimal().toPlainString());
@@ -80,6 +82,29 @@ final class Canon {
             }
             default: throw new IllegalArgumentException("no canonical encoding for " + t);
         }
+    }
+
+    /**
+     * Spells v like Python's repr(float), as the Go side's canon.Float does: shortest round-trip
+     * digits (Double.toString's, which JDK 17 leaves non-shortest for a few rare values: those
+     * would show up as a difference, never pass), positional for decimal exponents in [-4, 16)
+     * with at least one fraction digit, otherwise d.ddde±XX.
+     */
+    static String dbl(double v) {
+        if (Double.isNaN(v)) return "NaN";
+        if (Double.isInfinite(v)) return v > 0 ? "Infinity" : "-Infinity";
+        if (v == 0) return (1 / v < 0) ? "-0.0" : "0.0";
+        java.math.BigDecimal b = new java.math.BigDecimal(Double.toString(Math.abs(v))).stripTrailingZeros();
+        String digits = b.unscaledValue().toString();
+        int exp = digits.length() - 1 - b.scale();
+        String sign = v < 0 ? "-" : "";
+        if (exp < -4 || exp >= 16) {
+            String m = digits.substring(0, 1) + (digits.length() > 1 ? "." + digits.substring(1) : "");
+            return sign + m + "e" + (exp < 0 ? "-" : "+") + String.format("%02d", Math.abs(exp));
+        }
+        if (exp < 0) return sign + "0." + "0".repeat(-exp - 1) + digits;
+        if (digits.length() <= exp + 1) return sign + digits + "0".repeat(exp + 1 - digits.length()) + ".0";
+        return sign + digits.substring(0, exp + 1) + "." + digits.substring(exp + 1);
     }
 
     private static String array(InternalArray a, DataType et) {

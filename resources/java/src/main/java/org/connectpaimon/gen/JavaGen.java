@@ -64,6 +64,11 @@ public final class JavaGen {
     private final Catalog catalog;
     private final Path expected;
     private final List<String> cases = new ArrayList<>();
+    /**
+     * When false, dumps write Java's read to expected/ but add no case: reads in which Java is
+     * known to lose rows (see nanTable), which a dedicated test compares instead.
+     */
+    private boolean recordCases = true;
     /** Tables for the pruning property test (tests/interop TestPruningOnlySavesWork), with Java's row count. */
     private final List<String> props = new ArrayList<>();
 
@@ -116,6 +121,11 @@ public final class JavaGen {
         // with filters and projections must resolve names in each snapshot's own schema.
         TABLES.put("javagen.rename_reuse", g -> g.renameReuse("rename_reuse", "parquet"));
         TABLES.put("javagen.rename_reuse_orc", g -> g.renameReuse("rename_reuse_orc", "orc"));
+        // NaN in DOUBLE/FLOAT columns at every position of a file and of a row-index group: Java's
+        // filtered reads of ORC files depend on where the NaN sits; Parquet's and Avro's do not.
+        for (String format : new String[] {"orc", "parquet", "avro"}) {
+            TABLES.put("javagen.nan_" + format, g -> g.nanTable("nan_" + format, format));
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -223,7 +233,7 @@ public final class JavaGen {
                 .append(",\"rows\":").append(lines.size())
                 .append(",\"writer\":\"java\"");
         if (branch != null) c.append(",\"branch\":").append(Canon.str(branch));
-        cases.add(c.append('}').toString());
+        if (recordCases) cases.add(c.append('}').toString());
     }
 
     private void full(Table t, String name) throws Exception {
@@ -638,6 +648,60 @@ public final class JavaGen {
         dump(t, tn, null, "a_lt15_at3", 3L, null, "a < 15", pb -> pb.lessThan(pb.indexOf("a"), 15L));
         dump(t, tn, null, "a_eq5_at6", 6L, null, "a = '5'", pb -> pb.equal(pb.indexOf("a"), s("5")));
         dump(t, tn, null, "s2_null_at6", 6L, List.of("id", "s2"), "s2 IS NULL", pb -> pb.isNull(pb.indexOf("s2")));
+    }
+
+    /**
+     * DOUBLE and FLOAT columns holding NaN first, last and in the middle of files and of ORC
+     * row-index groups (stride 1000), in files whose other values lie below, around and above the
+     * filters' literals; one commit per file.
+     */
+    private void nanTable(String name, String format) throws Exception {
+        Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("d", DataTypes.DOUBLE())
+                .column("f", DataTypes.FLOAT()).option("file.format", format).option("orc.row.index.stride", "1000")
+                .option("bucket", "-1").build();
+        Table t = create(name, schema);
+        // Each file: its values, and where NaN goes (-1: none; 0: first; n: before value n).
+        double[][] files = {
+            {1, 2, 3, 100}, {1, 2, 3, 100}, {1, 2, 3, 100},
+            {400, 450, 600}, {400, 450, 600}, {600, 700, 800},
+        };
+        int[] nanAt = {0, 4, 2, 0, 1, 3};
+        int id = 0;
+        for (int k = 0; k < files.length; k++) {
+            List<GenericRow> rows = new ArrayList<>();
+            for (int i = 0; i <= files[k].length; i++) {
+                if (i == nanAt[k]) rows.add(GenericRow.of(id++, Double.NaN, Float.NaN));
+                if (i < files[k].length) rows.add(GenericRow.of(id++, files[k][i], (float) files[k][i]));
+            }
+            write(t, rows, null);
+        }
+        // One file of 4000 rows, four row-index groups: values 0..999 + 1000*g, NaN at row 0 of
+        // group 0, row 500 of group 1, none in group 2, row 999 of group 3.
+        List<GenericRow> rows = new ArrayList<>();
+        int[] nanRow = {0, 500, -1, 999};
+        for (int g = 0; g < 4; g++) {
+            for (int i = 0; i < 1000; i++) {
+                double v = i == nanRow[g] ? Double.NaN : (g < 2 ? i % 400 : 400 + i);
+                rows.add(GenericRow.of(id++, v, (float) v));
+            }
+        }
+        write(t, rows, null);
+        String tn = "javagen." + name;
+        dump(t, tn, null, "full", null, null, null, null);
+        // Java's filtered ORC reads trust ORC's DOUBLE/FLOAT min/max, which leave NaN out unless it
+        // is a file's or group's first value (then both are NaN): they lose matching rows.
+        // tests/interop TestNaNStatisticsOfORCFiles checks those reads against ours.
+        recordCases = !format.equals("orc");
+        dump(t, tn, null, "d_gt_500", null, null, "d > 500.0", pb -> pb.greaterThan(1, 500.0d));
+        dump(t, tn, null, "d_ge_450", null, null, "d >= 450.0", pb -> pb.greaterOrEqual(1, 450.0d));
+        dump(t, tn, null, "d_lt_50", null, null, "d < 50.0", pb -> pb.lessThan(1, 50.0d));
+        dump(t, tn, null, "d_le_3", null, null, "d <= 3.0", pb -> pb.lessOrEqual(1, 3.0d));
+        dump(t, tn, null, "d_eq_100", null, null, "d = 100.0", pb -> pb.equal(1, 100.0d));
+        dump(t, tn, null, "d_ne_100", null, null, "d <> 100.0", pb -> pb.notEqual(1, 100.0d));
+        dump(t, tn, null, "d_in", null, null, "d IN (2.0, 700.0)", pb -> pb.in(1, List.of(2.0d, 700.0d)));
+        dump(t, tn, null, "f_gt_500", null, null, "f > 500.0", pb -> pb.greaterThan(2, 500.0f));
+        dump(t, tn, null, "f_lt_50", null, null, "f < 50.0", pb -> pb.lessThan(2, 50.0f));
+        recordCases = true;
     }
 
     /** file.format changed mid-table: Parquet, then ORC, then Avro files in one bucket. */
