@@ -261,10 +261,6 @@ func (p *paimonInput) Connect(ctx context.Context) error {
 			Err: fmt.Errorf("upsert_mode %s needs a primary-key table, and %s has no primary key", p.cfg.UpsertMode, p.cfg.FullName())})
 	}
 	p.src = src
-	if bm, ok := src.(bucketModer); ok && p.cfg.Read.ShardCount > 1 && bm.BucketMode() == "unaware" {
-		p.log.Warnf("paimon input on %s: shard.count is %d, but the table is bucket-unaware (bucket = -1, Paimon's default for append tables): all its files are in bucket 0, so shard %d reads every row and the other shards none; give the table a fixed bucket count (bucket = N) to split it",
-			p.cfg.FullName(), p.cfg.Read.ShardCount, 0)
-	}
 	if p.cfg.Read.ConsumerID != "" {
 		p.committer.Add(1)
 		go p.commitLoop()

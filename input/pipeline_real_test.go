@@ -536,26 +536,23 @@ func TestRealShardingExactlyOnce(t *testing.T) {
 	}
 }
 
-// Static sharding splits buckets, so on a bucket-unaware table (Paimon's
-// default append layout) shard 0 gets every row: the input says so at
-// start instead of leaving the other shards silently idle.
-func TestRealShardOnBucketUnawareWarns(t *testing.T) {
-	rt := newRealTable(t, "db.u", pyOp{}, pyOp{"op": "append", "start": 0, "count": 30})
-	a := startReal(t, rt, "  shard: {index: 0, count: 2}\n  end: {at_latest: true}\n")
-	b := startReal(t, rt, "  shard: {index: 1, count: 2}\n  end: {at_latest: true}\n")
-	if ra, rb := a.wait(), b.wait(); len(ra) != 30 || len(rb) != 0 {
-		t.Fatalf("shards read %d and %d rows, want 30 and 0 (one bucket)", len(ra), len(rb))
-	}
-	for i, r := range []*realRun{a, b} {
-		if logs := r.logs.String(); !strings.Contains(logs, "bucket-unaware") || !strings.Contains(logs, "shard.count is 2") {
-			t.Errorf("shard %d logged no bucket-unaware warning:\n%s", i, logs)
+// Shards of a bucket-unaware table (demo.orders: bucket = -1, 9 data files,
+// committed) split it by data file: the two shards of config/sharding.yaml
+// each read some rows, and together every row once.
+func TestRealShardSplitsBucketUnaware(t *testing.T) {
+	wh := filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse")
+	var union []string
+	for i := 0; i < 2; i++ {
+		got := runBodies(t, fmt.Sprintf("paimon:\n  warehouse: %s\n  table: demo.orders\n  shard: {index: %d, count: 2}\n  end: {at_latest: true}\n", wh, i))
+		if len(got) == 0 {
+			t.Errorf("shard %d of 2 read no row", i)
 		}
+		union = append(union, got...)
 	}
-	c := startReal(t, newRealTable(t, "db.f4", pyOp{"bucket": 4}, pyOp{"op": "append", "start": 0, "count": 30}),
-		"  shard: {index: 0, count: 2}\n  end: {at_latest: true}\n")
-	c.wait()
-	if strings.Contains(c.logs.String(), "bucket-unaware") {
-		t.Errorf("a fixed-bucket table got the bucket-unaware warning:\n%s", c.logs.String())
+	all := runBodies(t, "paimon:\n  warehouse: "+wh+"\n  table: demo.orders\n  end: {at_latest: true}\n")
+	slices.Sort(union)
+	if len(all) != 300 || !slices.Equal(union, all) {
+		t.Fatalf("the shards read %d rows together, the table %d: a row read twice or never", len(union), len(all))
 	}
 }
 

@@ -67,13 +67,6 @@ type planSplit interface {
 	RowCount() int64
 }
 
-// bucketModer is a source that knows how its table assigns rows to
-// buckets (Java's BucketMode: fixed, dynamic, cross-partition, unaware,
-// postpone), so that a shard that cannot split anything is reported.
-type bucketModer interface {
-	BucketMode() string
-}
-
 // toucher is a source that can rewrite its consumer file unchanged: the
 // heartbeat before the first plan, when no position of this run exists
 // yet (a restart waiting for the snapshot its consumer points at).

@@ -126,8 +126,6 @@ func (s *tableSource) PrimaryKeys() []string { return s.tbl.Schema().PrimaryKeys
 // connections).
 func (s *tableSource) Close() error { return s.cat.Close() }
 
-// BucketMode implements bucketModer.
-func (s *tableSource) BucketMode() string { return s.tbl.Schema().BucketMode() }
 
 // PartitionSchema implements source.
 func (s *tableSource) PartitionSchema() *arrow.Schema { return s.partitions }

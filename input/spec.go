@@ -159,12 +159,14 @@ bucket arrive in commit order, but the pipeline may reorder them unless ` + "`th
 
 == Sharding
 
-Several replicas with the same table can split the work by bucket: replica ` + "`shard.index`" + ` of
-` + "`shard.count`" + ` reads the buckets with ` + "`bucket % count == index`" + `. Give each replica its own
-` + "`consumer_id`" + `; the table keeps its snapshots until the slowest replica has passed them. Only tables
-with buckets split: a bucket-unaware table (` + "`bucket = -1`" + `, Paimon's default for append tables)
-keeps every file in bucket 0, so shard 0 reads every row; the input logs a warning at start when
-` + "`shard.count`" + ` is above 1 on such a table.
+Several replicas with the same table can split the work: replica ` + "`shard.index`" + ` of
+` + "`shard.count`" + ` reads the buckets with ` + "`bucket % count == index`" + `. A bucket-unaware table
+(` + "`bucket = -1`" + `, Paimon's default for append tables) keeps every file in bucket 0, so it is split
+by data file instead: each file belongs to the shard given by a fixed hash of its partition and file
+name, modulo ` + "`shard.count`" + `. Either way every row is read by exactly one shard. Give each replica its
+own ` + "`consumer_id`" + `; the table keeps its snapshots until the slowest replica has passed them. A shard
+can only be as fine as the table: a table with 4 buckets, or 4 files in a snapshot, keeps at most 4
+shards busy.
 
 == Validation
 

@@ -349,6 +349,7 @@ type streamTable struct {
 	bound      *predicate.Predicate
 	boundTo    *schema.TableSchema
 	buckets    func(int32) bool
+	share      *scan.Share
 	projection []string
 }
 
@@ -405,7 +406,9 @@ func (t *streamTable) Planner(sch *schema.TableSchema, levels func(int32) bool) 
 	if err != nil {
 		return nil, &FieldError{Field: "Filter", Err: err}
 	}
-	return t.planner(sch, f, t.buckets, levels), nil
+	pl := t.planner(sch, f, t.buckets, levels)
+	pl.FileShare = t.share
+	return pl, nil
 }
 
 // openStream is the one way a streaming read is opened: cfg is validated
@@ -425,11 +428,19 @@ func (t *Table) openStream(ctx context.Context, cfg StreamConfig, filter *predic
 	if err := t.checkFilter(cfg, filter); err != nil {
 		return nil, nil, fmt.Errorf("table %s: %w", t.name, &FieldError{Field: "Filter", Err: err})
 	}
+	// A bucket-unaware table keeps every file in bucket 0: its shards split
+	// files, not buckets.
+	var share *scan.Share
+	mine := cfg.ReadsBucket
+	if cfg.ShardCount > 1 && t.schema.BucketMode() == "unaware" {
+		share = &scan.Share{Index: cfg.ShardIndex, Count: cfg.ShardCount}
+		mine = cfg.listsBucket
+	}
 	if len(cfg.Buckets) > 0 || cfg.ShardCount > 1 {
 		if f := buckets; f != nil {
-			buckets = func(b int32) bool { return f(b) && cfg.ReadsBucket(b) }
+			buckets = func(b int32) bool { return f(b) && mine(b) }
 		} else {
-			buckets = cfg.ReadsBucket
+			buckets = mine
 		}
 	}
 	end := cfg.EndSnapshot
@@ -455,7 +466,7 @@ func (t *Table) openStream(ctx context.Context, cfg StreamConfig, filter *predic
 	if cfg.ConsumerID != "" {
 		sc.Consumers = t.Consumers()
 	}
-	st := &streamTable{Table: t, text: cfg.Filter, built: filter, buckets: buckets, projection: cfg.Columns}
+	st := &streamTable{Table: t, text: cfg.Filter, built: filter, buckets: buckets, share: share, projection: cfg.Columns}
 	s, err := stream.New(ctx, st, t.schema, sc)
 	if err != nil {
 		return nil, nil, err

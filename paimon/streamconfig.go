@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -43,10 +44,14 @@ type StreamConfig struct {
 	Columns []string
 	// Buckets reads only these buckets; nil reads all.
 	Buckets []int32
-	// ShardIndex and ShardCount read only the buckets b with
-	// |b| % ShardCount == ShardIndex (negative ids, Paimon's postpone and
-	// dynamic placeholders, by their absolute value, so every bucket has one
-	// owner). ShardCount 0 or 1 reads every bucket.
+	// ShardIndex and ShardCount split the table among ShardCount readers,
+	// each with its own consumer. A table with buckets is split by bucket:
+	// this reader reads the buckets b with |b| % ShardCount == ShardIndex
+	// (negative ids, Paimon's postpone and dynamic placeholders, by their
+	// absolute value, so every bucket has one owner). A bucket-unaware
+	// table (bucket = -1 without a primary key: every file in bucket 0) is
+	// split by data file: a fixed hash of the file's partition and name,
+	// modulo ShardCount. ShardCount 0 or 1 reads everything.
 	ShardIndex, ShardCount int
 
 	// ConsumerID resumes from, and lets the caller commit to, the consumer
@@ -202,21 +207,17 @@ func checkStart(mode StartMode, snap int64, at time.Time) error {
 	return nil
 }
 
-// ReadsBucket reports whether the configuration reads bucket b: it is in
-// Buckets (when set) and in this shard.
+// ReadsBucket reports whether the configuration reads bucket b of a table
+// with buckets: it is in Buckets (when set) and in this shard.
 func (c *StreamConfig) ReadsBucket(b int32) bool {
-	if len(c.Buckets) > 0 {
-		found := false
-		for _, x := range c.Buckets {
-			if x == b {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
+	return c.listsBucket(b) && c.shardHasBucket(b)
+}
+
+func (c *StreamConfig) listsBucket(b int32) bool {
+	return len(c.Buckets) == 0 || slices.Contains(c.Buckets, b)
+}
+
+func (c *StreamConfig) shardHasBucket(b int32) bool {
 	if c.ShardCount <= 1 {
 		return true
 	}

@@ -61,7 +61,7 @@ type Object struct {
 func Objects() []Object {
 	return []Object{
 		{Name: "end", Doc: "An optional end bound. When reached the input ends, the pipeline drains and (for `run`) the process exits.", Optional: true},
-		{Name: "shard", Doc: "Split the table's buckets among replicas: this one reads buckets with `bucket % count == index`.", Advanced: true},
+		{Name: "shard", Doc: "Split the table among replicas: this one reads the buckets with `bucket % count == index`, or, on a bucket-unaware table, the data files whose hash of partition and file name modulo `count` is `index`.", Advanced: true},
 	}
 }
 

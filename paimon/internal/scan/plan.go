@@ -47,6 +47,9 @@ type Planner struct {
 	Filter *predicate.Predicate
 	// BucketFilter, when set, keeps only the buckets it accepts.
 	BucketFilter func(bucket int32) bool
+	// FileShare, when set, keeps only the data files of one part of a
+	// bucket-unaware table (Share).
+	FileShare *Share
 	Paths        *PathFactory
 
 	// Parallelism bounds concurrent manifest reads (default 8).
@@ -353,6 +356,9 @@ func (p *Planner) entryMayMatch(ctx context.Context, e *manifest.Entry) (bool, e
 		return false, nil
 	}
 	if p.BucketFilter != nil && !p.BucketFilter(e.Bucket) {
+		return false, nil
+	}
+	if p.FileShare != nil && !p.FileShare.Owns(e) {
 		return false, nil
 	}
 	if p.partFilter != nil {
