@@ -126,6 +126,5 @@ func (s *tableSource) PrimaryKeys() []string { return s.tbl.Schema().PrimaryKeys
 // connections).
 func (s *tableSource) Close() error { return s.cat.Close() }
 
-
 // PartitionSchema implements source.
 func (s *tableSource) PartitionSchema() *arrow.Schema { return s.partitions }

@@ -50,7 +50,7 @@ type Planner struct {
 	// FileShare, when set, keeps only the data files of one part of a
 	// bucket-unaware table (Share).
 	FileShare *Share
-	Paths        *PathFactory
+	Paths     *PathFactory
 
 	// Parallelism bounds concurrent manifest reads (default 8).
 	Parallelism int
