@@ -10,10 +10,8 @@ import (
 
 	"github.com/redpanda-data/benthos/v4/public/service"
 	"github.com/twmb/franz-go/pkg/kgo"
-	"github.com/twmb/franz-go/pkg/sasl"
-	"github.com/twmb/franz-go/pkg/sasl/oauth"
-	"github.com/twmb/franz-go/pkg/sasl/plain"
-	"github.com/twmb/franz-go/pkg/sasl/scram"
+
+	"github.com/connect-paimon/connect-paimon/internal/kafkaconn"
 )
 
 // output is one kafka_franz output: a kgo client made on Connect and the
@@ -40,20 +38,9 @@ func newOutput(conf *service.ParsedConfig, log *service.Logger) (*output, error)
 	o := &output{log: log}
 	var err error
 
-	brokers, err := conf.FieldStringList(fSeedBrokers)
+	conn, err := kafkaconn.Opts(conf)
 	if err != nil {
 		return nil, err
-	}
-	var seeds []string
-	for _, b := range brokers {
-		for _, s := range strings.Split(b, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				seeds = append(seeds, s)
-			}
-		}
-	}
-	if len(seeds) == 0 {
-		return nil, fmt.Errorf("%s: at least one seed broker is required", fSeedBrokers)
 	}
 	if o.topic, err = conf.FieldInterpolatedString(fTopic); err != nil {
 		return nil, err
@@ -86,10 +73,6 @@ func newOutput(conf *service.ParsedConfig, log *service.Logger) (*output, error)
 		return nil, err
 	}
 
-	clientID, err := conf.FieldString(fClientID)
-	if err != nil {
-		return nil, err
-	}
 	rack, err := conf.FieldString(fRackID)
 	if err != nil {
 		return nil, err
@@ -106,9 +89,7 @@ func newOutput(conf *service.ParsedConfig, log *service.Logger) (*output, error)
 	if err != nil {
 		return nil, err
 	}
-	o.opts = []kgo.Opt{
-		kgo.SeedBrokers(seeds...),
-		kgo.ClientID(clientID),
+	o.opts = append(conn, []kgo.Opt{
 		kgo.ProducerBatchMaxBytes(int32(maxMsg)),
 		kgo.BrokerMaxWriteBytes(int32(maxWrite)),
 		kgo.MetadataMaxAge(metaAge),
@@ -116,7 +97,7 @@ func newOutput(conf *service.ParsedConfig, log *service.Logger) (*output, error)
 		// the produce request itself must not give up earlier.
 		kgo.ProduceRequestTimeout(o.timeout),
 		kgo.WithLogger(kgoLogger{log}),
-	}
+	}...)
 	if rack != "" {
 		o.opts = append(o.opts, kgo.Rack(rack))
 	}
@@ -204,71 +185,7 @@ func newOutput(conf *service.ParsedConfig, log *service.Logger) (*output, error)
 		o.opts = append(o.opts, kgo.ProducerBatchCompression(codec))
 	}
 
-	tlsConf, tlsOn, err := conf.FieldTLSToggled(fTLS)
-	if err != nil {
-		return nil, err
-	}
-	if tlsOn {
-		o.opts = append(o.opts, kgo.DialTLSConfig(tlsConf))
-	}
-	mechs, err := saslMechanisms(conf)
-	if err != nil {
-		return nil, err
-	}
-	if len(mechs) > 0 {
-		o.opts = append(o.opts, kgo.SASL(mechs...))
-	}
 	return o, nil
-}
-
-func saslMechanisms(conf *service.ParsedConfig) ([]sasl.Mechanism, error) {
-	if !conf.Contains(fSASL) {
-		return nil, nil
-	}
-	list, err := conf.FieldObjectList(fSASL)
-	if err != nil {
-		return nil, err
-	}
-	var out []sasl.Mechanism
-	for i, c := range list {
-		mech, err := c.FieldString(fSASLMechanism)
-		if err != nil {
-			return nil, err
-		}
-		user, err := c.FieldString(fSASLUsername)
-		if err != nil {
-			return nil, err
-		}
-		pass, err := c.FieldString(fSASLPassword)
-		if err != nil {
-			return nil, err
-		}
-		switch mech {
-		case "", "none":
-			continue
-		case "PLAIN":
-			out = append(out, plain.Auth{User: user, Pass: pass}.AsMechanism())
-		case "SCRAM-SHA-256":
-			out = append(out, scram.Auth{User: user, Pass: pass}.AsSha256Mechanism())
-		case "SCRAM-SHA-512":
-			out = append(out, scram.Auth{User: user, Pass: pass}.AsSha512Mechanism())
-		case "OAUTHBEARER":
-			tok, err := c.FieldString(fSASLToken)
-			if err != nil {
-				return nil, err
-			}
-			var ext map[string]string
-			if c.Contains(fSASLExt) {
-				if ext, err = c.FieldStringMap(fSASLExt); err != nil {
-					return nil, err
-				}
-			}
-			out = append(out, oauth.Auth{Token: tok, Extensions: ext}.AsMechanism())
-		default:
-			return nil, fmt.Errorf("%s[%d].%s: unsupported mechanism %q (none, PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER)", fSASL, i, fSASLMechanism, mech)
-		}
-	}
-	return out, nil
 }
 
 // Connect creates the client and checks that a broker answers, so a wrong

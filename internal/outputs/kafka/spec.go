@@ -8,6 +8,7 @@ package kafka
 import (
 	"github.com/redpanda-data/benthos/v4/public/service"
 
+	"github.com/connect-paimon/connect-paimon/internal/kafkaconn"
 	"github.com/connect-paimon/connect-paimon/internal/outputs/batchout"
 )
 
@@ -16,12 +17,10 @@ const Name = "kafka_franz"
 
 // Field names: Connect's, plus acks and tombstones (documented as ours).
 const (
-	fSeedBrokers     = "seed_brokers"
 	fTopic           = "topic"
 	fKey             = "key"
 	fPartitioner     = "partitioner"
 	fPartition       = "partition"
-	fClientID        = "client_id"
 	fRackID          = "rack_id"
 	fIdempotentWrite = "idempotent_write"
 	fAcks            = "acks"
@@ -34,16 +33,8 @@ const (
 	fMaxMessageBytes = "max_message_bytes"
 	fBrokerMaxBytes  = "broker_write_max_bytes"
 	fCompression     = "compression"
-	fTLS             = "tls"
-	fSASL            = "sasl"
 	fMetadataMaxAge  = "metadata_max_age"
 	fAutoTopics      = "allow_auto_topic_creation"
-
-	fSASLMechanism = "mechanism"
-	fSASLUsername  = "username"
-	fSASLPassword  = "password"
-	fSASLToken     = "token"
-	fSASLExt       = "extensions"
 )
 
 // Spec is the output's configuration spec.
@@ -68,11 +59,7 @@ replays after a failed batch or a restart can (at-least-once).
 With `+"`tombstones: true`"+` a message with an empty body is written with a null value, a Kafka
 tombstone: on a compacted topic it deletes its key. See `+"`config/pk-to-compacted-topic.yaml`"+`.`).
 		Fields(
-			service.NewStringListField(fSeedBrokers).
-				Description("Broker addresses to bootstrap from. An item may hold several addresses separated by commas.").
-				Example([]string{"localhost:9092"}).
-				Example([]string{"foo:9092", "bar:9092"}).
-				Example([]string{"foo:9092,bar:9092"}),
+			kafkaconn.SeedBrokersField(),
 			service.NewInterpolatedStringField(fTopic).
 				Description("The topic to write to, interpolated per message."),
 			service.NewInterpolatedStringField(fKey).
@@ -92,10 +79,7 @@ tombstone: on a compacted topic it deletes its key. See `+"`config/pk-to-compact
 				Description("The partition of each record, interpolated; only with `partitioner: manual`, where it is required.").
 				Optional().
 				Advanced(),
-			service.NewStringField(fClientID).
-				Description("The client id the producer announces to the brokers.").
-				Default("benthos").
-				Advanced(),
+			kafkaconn.ClientIDField("benthos"),
 			service.NewStringField(fRackID).
 				Description("A rack identifier for this client.").
 				Default("").
@@ -143,23 +127,8 @@ tombstone: on a compacted topic it deletes its key. See `+"`config/pk-to-compact
 				Description("Compression of record batches. Unset: franz-go's preference (snappy, falling back to none).").
 				Optional().
 				Advanced(),
-			service.NewTLSToggledField(fTLS),
-			service.NewObjectListField(fSASL,
-				service.NewStringAnnotatedEnumField(fSASLMechanism, map[string]string{
-					"none":          "No authentication.",
-					"PLAIN":         "Plain text username and password.",
-					"SCRAM-SHA-256": "SCRAM with SHA-256.",
-					"SCRAM-SHA-512": "SCRAM with SHA-512.",
-					"OAUTHBEARER":   "A static OAuth bearer token.",
-				}).Description("The SASL mechanism."),
-				service.NewStringField(fSASLUsername).Description("Username (PLAIN, SCRAM).").Default(""),
-				service.NewStringField(fSASLPassword).Description("Password (PLAIN, SCRAM).").Default("").Secret(),
-				service.NewStringField(fSASLToken).Description("Token (OAUTHBEARER).").Default("").Secret(),
-				service.NewStringMapField(fSASLExt).Description("Key/value extensions sent with OAUTHBEARER.").Optional(),
-			).
-				Description("SASL mechanisms to try in order; the first the broker supports is used.").
-				Optional().
-				Advanced(),
+			kafkaconn.TLSField(),
+			kafkaconn.SASLField(),
 			service.NewDurationField(fMetadataMaxAge).
 				Description("How often cluster metadata is refreshed at the latest.").
 				Default("5m").
