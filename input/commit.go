@@ -63,6 +63,9 @@ func (p *paimonInput) commit(ctx context.Context, final bool) {
 	if next < p.committed || (next == p.committed && (final || !heartbeat)) {
 		return
 	}
+	if !p.fenced(ctx, next) {
+		return
+	}
 	cctx, span := p.tr.Start(ctx, spanCommit, trace.WithAttributes(attrTable.String(p.cfg.FullName()),
 		attrConsumer.String(p.cfg.Read.ConsumerID), attrNext.Int64(next)))
 	err := src.Commit(cctx, next)
@@ -84,6 +87,9 @@ func (p *paimonInput) commit(ctx context.Context, final bool) {
 func (p *paimonInput) touch(ctx context.Context, src source, final bool) {
 	t, ok := src.(toucher)
 	if !ok || final || p.cfg.HeartbeatInterval <= 0 || time.Since(p.lastWrite) < p.cfg.HeartbeatInterval {
+		return
+	}
+	if !p.fenced(ctx, p.committed) {
 		return
 	}
 	next, ok, err := t.Touch(ctx)
@@ -110,4 +116,19 @@ func (p *paimonInput) finalCommit(ctx context.Context) {
 	cctx, cancel := context.WithTimeout(ctx, finalCommitTimeout)
 	p.commit(cctx, true)
 	cancel()
+}
+
+// fenced reports whether the consumer file may be written with next: in a
+// group, only while this replica still owns the slot, as the group
+// coordinator confirms. A replica that lost the slot (a pause past its
+// session timeout) must not move the new owner's position.
+func (p *paimonInput) fenced(ctx context.Context, next int64) bool {
+	if p.cfg.fence == nil {
+		return true
+	}
+	if err := p.cfg.fence(ctx, next); err != nil {
+		p.log.Warnf("paimon input: consumer %s of %s not written at nextSnapshot %d: %v", p.cfg.Read.ConsumerID, p.cfg.FullName(), next, err)
+		return false
+	}
+	return true
 }

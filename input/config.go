@@ -1,6 +1,7 @@
 package input
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"time"
@@ -76,6 +77,14 @@ type config struct {
 	// Catalog is the catalog field: filesystem (the default) or REST.
 	Catalog catalogConfig
 
+	// Group, when set, shares the table among replicas through a Kafka
+	// consumer group (group.go).
+	Group *groupConfig
+	// fence, when set, must accept a consumer position before it is
+	// written: a slot's reader checks it still owns the slot (not
+	// configuration).
+	fence func(ctx context.Context, next int64) error
+
 	// Storage configures object-store access (the storage field), ready
 	// for paimon.WithStorageOptions. The config's 0 retries and 0s timeout
 	// (disabled) are already translated to objstore's negative spelling.
@@ -141,6 +150,7 @@ func (c config) Validate() error {
 		// the batch is cut; batch_size already bounds a batch in rows.
 		add(ruleError([]string{fieldRowsPerMessage, fieldBatching}, "rows_per_message %d excludes batching: bound batches with batch_size", c.RowsPerMessage))
 	}
+	errs = append(errs, c.validateGroup()...)
 	if err := readspec.Validate(c.Read, yamlField); err != nil {
 		// One entry per problem, so lint lists each.
 		errs = append(errs, err.(interface{ Unwrap() []error }).Unwrap()...)
@@ -315,6 +325,9 @@ func readConfig(pc *service.ParsedConfig) (config, error) {
 		return c, err
 	}
 	if c.Catalog, err = readCatalog(pc.Namespace(fieldCatalog)); err != nil {
+		return c, err
+	}
+	if c.Group, err = readGroup(pc); err != nil {
 		return c, err
 	}
 	if c.Storage, err = readStorage(pc.Namespace(fieldStorage)); err != nil {

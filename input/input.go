@@ -49,6 +49,9 @@ func newConstructor(open opener) service.BatchInputConstructor {
 		if err != nil {
 			return nil, err
 		}
+		if cfg.Group != nil {
+			return newGroupInput(cfg, open, mgr), nil
+		}
 		// Not wrapped in service.AutoRetryNacksBatched: the input replays
 		// rejected batches itself (deliver.go says why).
 		in := newInput(cfg, open, mgr)

@@ -356,6 +356,7 @@ func inputSpec() *service.ConfigSpec {
 				Default(8192).
 				Advanced(),
 			storageField(),
+			groupField(),
 			catalogSpec(),
 			service.NewAutoRetryNacksToggleField(),
 		)...).

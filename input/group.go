@@ -1,0 +1,373 @@
+package input
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/redpanda-data/benthos/v4/public/service"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/connect-paimon/connect-paimon/input/internal/group"
+	"github.com/connect-paimon/connect-paimon/internal/kafkaconn"
+)
+
+// The group field: replicas sharing a table through Kafka's consumer-group
+// protocol.
+const (
+	fieldGroup               = "group"
+	fieldGroupName           = "name"
+	fieldGroupSlots          = "slots"
+	fieldGroupInstanceID     = "instance_id"
+	fieldGroupSessionTimeout = "session_timeout"
+)
+
+// defaultSlots is the slot count when group.slots is unset.
+const defaultSlots = 8
+
+func groupField() *service.ConfigField {
+	return service.NewObjectField(fieldGroup,
+		kafkaconn.SeedBrokersField(),
+		kafkaconn.ClientIDField("connect-paimon"),
+		kafkaconn.TLSField(),
+		kafkaconn.SASLField(),
+		service.NewStringField(fieldGroupName).
+			Description("The consumer group the replicas join; empty: the `consumer_id`.").
+			Default(""),
+		service.NewIntField(fieldGroupSlots).
+			Description("How many slots the table's work is cut into. A slot owns the buckets with `bucket % slots == slot`, or, on a bucket-unaware table, the data files whose hash of partition and name modulo `slots` is the slot. Slots are what the group hands out, so more slots than replicas lets every replica work; more slots than a fixed-bucket table has buckets leaves the extra slots idle. The count is fixed for the life of the group: a different count would move every slot's share, and the input refuses it.").
+			Default(defaultSlots),
+		service.NewStringField(fieldGroupInstanceID).
+			Description("A stable name for this replica (Kafka's static membership, e.g. the pod name): a replica that restarts within `session_timeout` keeps its slots without a rebalance. Empty: a new member on every start.").
+			Default("").
+			Advanced(),
+		service.NewDurationField(fieldGroupSessionTimeout).
+			Description("How long the group waits for a replica that stopped answering before its slots move to the others (and resume from their last progress).").
+			Default("45s").
+			Advanced(),
+	).
+		Description("Share the table among replicas through a Kafka (or Redpanda) consumer group. Replicas with the same group name split a fixed number of slots, handed out by the group coordinator with the cooperative-sticky balancer; each slot keeps its progress in its own Paimon consumer, `<consumer_id>-slot-<n>`, so snapshot expiry protects every slot and Paimon's tools list them. A slot that moves is drained first: its owner stops reading it, waits for what it delivered to be acknowledged and stores its progress. The group coordinates only; the coordination topic `paimon.slots.<name>` (one partition per slot) holds no records. Needs `consumer_id`; excludes `shard`.").
+		Optional().
+		Advanced()
+}
+
+// groupConfig is the parsed group field.
+type groupConfig struct {
+	Opts           []kgo.Opt
+	Name           string
+	Slots          int
+	InstanceID     string
+	SessionTimeout time.Duration
+}
+
+func readGroup(pc *service.ParsedConfig) (*groupConfig, error) {
+	if !pc.Contains(fieldGroup) {
+		return nil, nil
+	}
+	g := pc.Namespace(fieldGroup)
+	opts, err := kafkaconn.Opts(g)
+	if err != nil {
+		return nil, fmt.Errorf("field %s: %w", fieldGroup, err)
+	}
+	c := &groupConfig{Opts: opts}
+	if c.Name, err = g.FieldString(fieldGroupName); err != nil {
+		return nil, err
+	}
+	if c.Slots, err = g.FieldInt(fieldGroupSlots); err != nil {
+		return nil, err
+	}
+	if c.InstanceID, err = g.FieldString(fieldGroupInstanceID); err != nil {
+		return nil, err
+	}
+	if c.SessionTimeout, err = g.FieldDuration(fieldGroupSessionTimeout); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// validateGroup checks the group field against the rest of the config.
+func (c config) validateGroup() []error {
+	if c.Group == nil {
+		return nil
+	}
+	var errs []error
+	if c.Read.ConsumerID == "" {
+		errs = append(errs, ruleError([]string{fieldGroup, fieldConsumerID}, "group needs consumer_id: each slot keeps its progress in consumer <consumer_id>-slot-<n>"))
+	}
+	if c.Read.ShardCount > 1 {
+		errs = append(errs, ruleError([]string{fieldGroup, fieldShard}, "group and shard both split the table: use one"))
+	}
+	if c.Group.Slots < 1 || c.Group.Slots > 1024 {
+		errs = append(errs, fieldError(fieldGroup+"."+fieldGroupSlots, "must be in [1, 1024], got %d", c.Group.Slots))
+	}
+	return errs
+}
+
+// groupName is the consumer group the replicas join.
+func (c config) groupName() string {
+	if c.Group.Name != "" {
+		return c.Group.Name
+	}
+	return c.Read.ConsumerID
+}
+
+// slotConsumerID is the consumer that keeps slot's progress.
+func slotConsumerID(consumerID string, slot int32) string {
+	return fmt.Sprintf("%s-slot-%d", consumerID, slot)
+}
+
+// groupInput is the paimon input of a replica in a group: one reader (a
+// paimonInput confined to the slot's share, with the slot's consumer) per
+// slot it owns, their batches merged. Slots come and go with the group's
+// rebalances.
+type groupInput struct {
+	cfg  config
+	open opener
+	mgr  *service.Resources
+	log  *service.Logger
+
+	out     chan slotBatch
+	stopCtx context.Context
+	stop    context.CancelFunc
+
+	mu     sync.Mutex
+	member *group.Member
+	slots  map[int32]*slotReader
+	closed bool
+}
+
+type slotBatch struct {
+	b   service.MessageBatch
+	ack service.AckFunc
+}
+
+// slotReader reads one slot.
+type slotReader struct {
+	slot    int32
+	in      *paimonInput
+	cancel  context.CancelFunc
+	done    chan struct{} // closed when the read loop ended
+	pending sync.WaitGroup
+}
+
+func newGroupInput(cfg config, open opener, mgr *service.Resources) *groupInput {
+	ctx, stop := context.WithCancel(context.Background())
+	return &groupInput{cfg: cfg, open: open, mgr: mgr, log: mgr.Logger(), out: make(chan slotBatch),
+		stopCtx: ctx, stop: stop, slots: map[int32]*slotReader{}}
+}
+
+// Connect joins the group once; slots start as they are assigned.
+func (g *groupInput) Connect(ctx context.Context) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return service.ErrEndOfInput
+	}
+	if g.member != nil {
+		return nil
+	}
+	name := g.cfg.groupName()
+	m, err := group.Join(ctx, group.Config{
+		Opts: g.cfg.Group.Opts, Name: name, Topic: "paimon.slots." + name, Slots: g.cfg.Group.Slots,
+		InstanceID: g.cfg.Group.InstanceID, SessionTimeout: g.cfg.Group.SessionTimeout,
+	}, g)
+	if err != nil {
+		return fmt.Errorf("paimon input on %s: %w", g.cfg.FullName(), err)
+	}
+	g.member = m
+	g.log.Infof("paimon input on %s joined group %s (%d slots)", g.cfg.FullName(), name, g.cfg.Group.Slots)
+	return nil
+}
+
+// Assigned implements group.Handler: a reader per new slot.
+func (g *groupInput) Assigned(_ context.Context, slots []int32) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return
+	}
+	for _, s := range slots {
+		if _, ok := g.slots[s]; ok {
+			continue
+		}
+		cfg := g.cfg
+		cfg.Group = nil
+		cfg.Read.ShardIndex, cfg.Read.ShardCount = int(s), g.cfg.Group.Slots
+		cfg.Read.ConsumerID = slotConsumerID(g.cfg.Read.ConsumerID, s)
+		slot := s
+		cfg.fence = func(ctx context.Context, next int64) error { return g.member.Fence(ctx, slot, next) }
+		in := newInput(cfg, g.open, g.mgr)
+		if !cfg.Batching.IsNoop() {
+			b, err := cfg.Batching.NewBatcher(g.mgr)
+			if err != nil {
+				g.log.Errorf("paimon input on %s slot %d: %v", g.cfg.FullName(), s, err)
+				continue
+			}
+			in.cur.batcher = b
+		}
+		ctx, cancel := context.WithCancel(g.stopCtx)
+		r := &slotReader{slot: s, in: in, cancel: cancel, done: make(chan struct{})}
+		g.slots[s] = r
+		go g.read(ctx, r)
+	}
+	g.log.Infof("paimon input on %s: slots %v assigned, owning %v", g.cfg.FullName(), slots, g.owned())
+}
+
+func (g *groupInput) owned() []int32 {
+	out := make([]int32, 0, len(g.slots))
+	for s := range g.slots {
+		out = append(out, s)
+	}
+	return out
+}
+
+// read moves one slot's batches to the merged output until ctx ends or the
+// slot's read does.
+func (g *groupInput) read(ctx context.Context, r *slotReader) {
+	defer close(r.done)
+	for ctx.Err() == nil {
+		if err := r.in.Connect(ctx); err != nil {
+			if errors.Is(err, service.ErrEndOfInput) {
+				return
+			}
+			g.log.Errorf("paimon input on %s slot %d: %v", g.cfg.FullName(), r.slot, err)
+			if sleepCtx(ctx, time.Second) != nil {
+				return
+			}
+			continue
+		}
+		b, ack, err := r.in.ReadBatch(ctx)
+		switch {
+		case errors.Is(err, service.ErrEndOfInput):
+			return
+		case errors.Is(err, service.ErrNotConnected):
+			continue
+		case err != nil:
+			if ctx.Err() == nil {
+				g.log.Errorf("paimon input on %s slot %d: %v", g.cfg.FullName(), r.slot, err)
+			}
+			continue
+		}
+		r.pending.Add(1)
+		once := sync.Once{}
+		wrapped := func(actx context.Context, aerr error) error {
+			err := ack(actx, aerr)
+			once.Do(r.pending.Done)
+			return err
+		}
+		select {
+		case g.out <- slotBatch{b, wrapped}:
+		case <-ctx.Done():
+			// Not delivered: a rejection makes the slot's reader keep its
+			// position before it.
+			_ = wrapped(context.Background(), errors.New("slot revoked before delivery"))
+			return
+		}
+	}
+}
+
+// Revoked implements group.Handler: stop reading, wait for what was
+// delivered to be acknowledged, store the progress, then let the slot go.
+func (g *groupInput) Revoked(ctx context.Context, slots []int32) {
+	g.release(ctx, slots, true)
+}
+
+// Lost implements group.Handler: the slots are someone else's already;
+// stop without storing progress (the fence would refuse it anyway).
+func (g *groupInput) Lost(ctx context.Context, slots []int32) {
+	g.release(ctx, slots, false)
+}
+
+// drainTimeout bounds how long a revoked slot waits for the acks of what
+// it delivered; what is still unacknowledged then is delivered again by
+// the slot's next owner.
+const drainTimeout = 30 * time.Second
+
+func (g *groupInput) release(ctx context.Context, slots []int32, drain bool) {
+	g.mu.Lock()
+	var rs []*slotReader
+	for _, s := range slots {
+		if r, ok := g.slots[s]; ok {
+			rs = append(rs, r)
+			delete(g.slots, s)
+		}
+	}
+	g.mu.Unlock()
+	for _, r := range rs {
+		r.cancel()
+		<-r.done
+		if drain {
+			waited := make(chan struct{})
+			go func() { r.pending.Wait(); close(waited) }()
+			select {
+			case <-waited:
+			case <-time.After(drainTimeout):
+				g.log.Warnf("paimon input on %s slot %d: acknowledgements still pending after %s; the next owner delivers them again", g.cfg.FullName(), r.slot, drainTimeout)
+			case <-ctx.Done():
+			}
+		}
+		if err := r.in.Close(ctx); err != nil {
+			g.log.Errorf("paimon input on %s slot %d: %v", g.cfg.FullName(), r.slot, err)
+		}
+	}
+	if len(rs) > 0 {
+		verb := "revoked"
+		if !drain {
+			verb = "lost"
+		}
+		g.log.Infof("paimon input on %s: slots %v %s", g.cfg.FullName(), slots, verb)
+	}
+}
+
+// ReadBatch returns the next batch of any owned slot.
+func (g *groupInput) ReadBatch(ctx context.Context) (service.MessageBatch, service.AckFunc, error) {
+	select {
+	case sb := <-g.out:
+		return sb.b, sb.ack, nil
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	case <-g.stopCtx.Done():
+		return nil, nil, service.ErrEndOfInput
+	}
+}
+
+// Close leaves the group; its slots are revoked (drained and stored) on
+// the way out.
+func (g *groupInput) Close(ctx context.Context) error {
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		return nil
+	}
+	g.closed = true
+	m := g.member
+	g.mu.Unlock()
+	if m != nil {
+		// Leaving revokes every slot through Revoked, which drains them.
+		done := make(chan struct{})
+		go func() { m.Close(); close(done) }()
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+	}
+	g.stop()
+	g.mu.Lock()
+	left := g.owned()
+	g.mu.Unlock()
+	g.release(ctx, left, true)
+	return nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
