@@ -194,22 +194,10 @@ func goValue(a arrow.Array, i int) (any, error) {
 		return nil, nil
 	}
 	switch x := a.(type) {
-	case *array.Boolean:
-		return x.Value(i), nil
-	case *array.Int8:
-		return x.Value(i), nil
-	case *array.Int16:
-		return x.Value(i), nil
-	case *array.Int32:
-		return x.Value(i), nil
-	case *array.Int64:
-		return x.Value(i), nil
-	case *array.Float32:
-		return x.Value(i), nil
-	case *array.Float64:
-		return x.Value(i), nil
-	case *array.String:
-		return x.Value(i), nil
+	case *array.Boolean, *array.Int8, *array.Int16, *array.Int32, *array.Int64,
+		*array.Float32, *array.Float64, *array.String:
+		// Arrow's own Go value of these is already binrow's.
+		return array.ValueAsAny(x, i), nil
 	case *array.Date32:
 		return types.DateValue(x.Value(i)), nil
 	case *array.Time32:
