@@ -245,6 +245,33 @@ func (p *typeParser) nullability(t *DataType) error {
 	return nil
 }
 
+// angled parses the arguments of a parameterised type, "<" item {"," item}
+// ">", reading item i with items[i].
+func (p *typeParser) angled(items ...func() error) error {
+	if err := p.expectSymbol("<"); err != nil {
+		return err
+	}
+	for i, item := range items {
+		if i > 0 {
+			if err := p.expectSymbol(","); err != nil {
+				return err
+			}
+		}
+		if err := item(); err != nil {
+			return err
+		}
+	}
+	return p.expectSymbol(">")
+}
+
+// typeArg is an angled item reading a nested type into t.
+func (p *typeParser) typeArg(depth int, t *DataType) func() error {
+	return func() (err error) {
+		*t, err = p.parseTypeDepth(depth + 1)
+		return err
+	}
+}
+
 func (p *typeParser) parseBase(depth int) (DataType, error) {
 	tok, ok := p.peek()
 	if !ok {
@@ -295,15 +322,10 @@ func (p *typeParser) parseBase(depth int) (DataType, error) {
 			return DataType{}, err
 		}
 		t := DataType{Length: 1}
-		switch name {
-		case "CHAR":
-			t.Root = Char
-		case "VARCHAR":
-			t.Root = VarChar
-		case "BINARY":
-			t.Root = Binary
-		default:
-			t.Root = VarBinary
+		for _, r := range []Root{Char, VarChar, Binary, VarBinary} {
+			if r.String() == name {
+				t.Root = r
+			}
 		}
 		if len(ps) == 1 {
 			t.Length = ps[0]
@@ -406,14 +428,8 @@ func (p *typeParser) parseBase(depth int) (DataType, error) {
 		}
 		return t, nil
 	case "ARRAY", "MULTISET":
-		if err := p.expectSymbol("<"); err != nil {
-			return DataType{}, err
-		}
-		e, err := p.parseTypeDepth(depth + 1)
-		if err != nil {
-			return DataType{}, err
-		}
-		if err := p.expectSymbol(">"); err != nil {
+		var e DataType
+		if err := p.angled(p.typeArg(depth, &e)); err != nil {
 			return DataType{}, err
 		}
 		t := DataType{Root: Array, Element: &e}
@@ -422,40 +438,15 @@ func (p *typeParser) parseBase(depth int) (DataType, error) {
 		}
 		return t, nil
 	case "VECTOR":
-		if err := p.expectSymbol("<"); err != nil {
-			return DataType{}, err
-		}
-		e, err := p.parseTypeDepth(depth + 1)
-		if err != nil {
-			return DataType{}, err
-		}
-		if err := p.expectSymbol(","); err != nil {
-			return DataType{}, err
-		}
-		n, err := p.number()
-		if err != nil {
-			return DataType{}, err
-		}
-		if err := p.expectSymbol(">"); err != nil {
+		var e DataType
+		var n int
+		if err := p.angled(p.typeArg(depth, &e), func() (err error) { n, err = p.number(); return err }); err != nil {
 			return DataType{}, err
 		}
 		return DataType{Root: Vector, Element: &e, Length: n}, nil
 	case "MAP":
-		if err := p.expectSymbol("<"); err != nil {
-			return DataType{}, err
-		}
-		k, err := p.parseTypeDepth(depth + 1)
-		if err != nil {
-			return DataType{}, err
-		}
-		if err := p.expectSymbol(","); err != nil {
-			return DataType{}, err
-		}
-		v, err := p.parseTypeDepth(depth + 1)
-		if err != nil {
-			return DataType{}, err
-		}
-		if err := p.expectSymbol(">"); err != nil {
+		var k, v DataType
+		if err := p.angled(p.typeArg(depth, &k), p.typeArg(depth, &v)); err != nil {
 			return DataType{}, err
 		}
 		return DataType{Root: Map, Key: &k, Value: &v}, nil
