@@ -4,11 +4,9 @@
 package snapshot
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/strictjson"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -140,20 +138,9 @@ func Parse(data []byte) (*Snapshot, error) {
 	return raw.toSnapshot()
 }
 
+// decodeStrict decodes a snapshot or tag file.
 func decodeStrict(data []byte, v any) error {
-	if len(bytes.TrimSpace(data)) == 0 {
-		// encoding/json reports io.EOF here, which callers (and the
-		// streaming scan's own callers) take for a clean end of stream.
-		return fmt.Errorf("empty file: %w", types.ErrCorrupt)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("trailing data after the JSON object")
-	}
-	return nil
+	return strictjson.Decode(data, v, fmt.Errorf("empty file: %w", types.ErrCorrupt), "JSON object")
 }
 
 func (raw *snapshotJSON) toSnapshot() (*Snapshot, error) {
