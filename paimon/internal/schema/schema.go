@@ -71,18 +71,8 @@ func Parse(data []byte) (*TableSchema, error) {
 	if err := strictjson.Decode(data, &raw, fmt.Errorf("empty file: %w", types.ErrCorrupt), "JSON object"); err != nil {
 		return nil, fmt.Errorf("decode schema: %w", err)
 	}
-	missing := func(key string) error { return fmt.Errorf("schema: missing required key %q", key) }
-	switch {
-	case raw.ID == nil:
-		return nil, missing("id")
-	case raw.Fields == nil:
-		return nil, missing("fields")
-	case raw.HighestFieldID == nil:
-		return nil, missing("highestFieldId")
-	case raw.PartitionKeys == nil:
-		return nil, missing("partitionKeys")
-	case raw.PrimaryKeys == nil:
-		return nil, missing("primaryKeys")
+	if err := strictjson.Required("schema", &raw, "id", "fields", "highestFieldId", "partitionKeys", "primaryKeys"); err != nil {
+		return nil, err
 	}
 	s := &TableSchema{
 		Version:        Version07,

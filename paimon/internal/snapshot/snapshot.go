@@ -144,24 +144,9 @@ func decodeStrict(data []byte, v any) error {
 }
 
 func (raw *snapshotJSON) toSnapshot() (*Snapshot, error) {
-	missing := func(key string) error { return fmt.Errorf("snapshot: missing required key %q", key) }
-	switch {
-	case raw.ID == nil:
-		return nil, missing("id")
-	case raw.SchemaID == nil:
-		return nil, missing("schemaId")
-	case raw.BaseManifestList == nil:
-		return nil, missing("baseManifestList")
-	case raw.DeltaManifestList == nil:
-		return nil, missing("deltaManifestList")
-	case raw.CommitUser == nil:
-		return nil, missing("commitUser")
-	case raw.CommitIdentifier == nil:
-		return nil, missing("commitIdentifier")
-	case raw.CommitKind == nil:
-		return nil, missing("commitKind")
-	case raw.TimeMillis == nil:
-		return nil, missing("timeMillis")
+	if err := strictjson.Required("snapshot", raw, "id", "schemaId", "baseManifestList", "deltaManifestList",
+		"commitUser", "commitIdentifier", "commitKind", "timeMillis"); err != nil {
+		return nil, err
 	}
 	s := &Snapshot{
 		Version:                   1,
