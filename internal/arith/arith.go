@@ -69,3 +69,23 @@ func CompareDouble(a, b float64) int {
 	}
 	return 1
 }
+
+// SpecialFloat spells the floats whose text Java's Double.toString and
+// Python's float repr (with JSON-safe infinities) agree on and that no digit
+// algorithm produces: NaN, ±Infinity and the signed zeros. ok is false for
+// every other value.
+func SpecialFloat(v float64) (s string, ok bool) {
+	switch {
+	case math.IsNaN(v):
+		return "NaN", true
+	case math.IsInf(v, 1):
+		return "Infinity", true
+	case math.IsInf(v, -1):
+		return "-Infinity", true
+	case v == 0 && math.Signbit(v):
+		return "-0.0", true
+	case v == 0:
+		return "0.0", true
+	}
+	return "", false
+}
