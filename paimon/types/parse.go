@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/connect-paimon/connect-paimon/paimon/internal/sqltext"
 )
 
 // ParseType parses a type string such as "DECIMAL(10, 2) NOT NULL",
@@ -68,24 +70,7 @@ func (p *typeParser) tokenize() error {
 			p.toks = append(p.toks, token{tokSymbol, string(c)})
 			i++
 		case c == '`' || c == '\'':
-			// Quoted identifier or literal; a doubled quote escapes itself.
-			var b strings.Builder
-			j := i + 1
-			closed := false
-			for j < len(s) {
-				if s[j] == c {
-					if j+1 < len(s) && s[j+1] == c {
-						b.WriteByte(c)
-						j += 2
-						continue
-					}
-					closed = true
-					j++
-					break
-				}
-				b.WriteByte(s[j])
-				j++
-			}
+			text, next, closed := sqltext.Quoted(s, i)
 			if !closed {
 				return p.errf("unterminated quote at offset %d", i)
 			}
@@ -93,8 +78,8 @@ func (p *typeParser) tokenize() error {
 			if c == '\'' {
 				kind = tokString
 			}
-			p.toks = append(p.toks, token{kind, b.String()})
-			i = j
+			p.toks = append(p.toks, token{kind, text})
+			i = next
 		case c >= '0' && c <= '9':
 			j := i
 			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
