@@ -89,3 +89,19 @@ func SpecialFloat(v float64) (s string, ok bool) {
 	}
 	return "", false
 }
+
+// SignedInt widens a Go value of one of Paimon's integer types (TINYINT to
+// BIGINT: int8, int16, int32, int64) to int64; ok is false for any other.
+func SignedInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	}
+	return 0, false
+}

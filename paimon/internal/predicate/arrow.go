@@ -321,23 +321,14 @@ func sameAfterRescale(d types.DecimalValue, u decimal128.Num, scale int32) bool 
 func intComparer[T int8 | int16 | int32 | int64 | arrow.Date32](vs []T, nn []any, bad func(any) error) (func(i, k int) int, int, error) {
 	ls := make([]T, len(nn))
 	for k, l := range nn {
-		switch x := l.(type) {
-		case int8:
-			ls[k] = T(x)
-		case int16:
-			ls[k] = T(x)
-		case int32:
-			ls[k] = T(x)
-		case int64:
-			ls[k] = T(x)
-		case types.DateValue:
-			ls[k] = T(x)
-		default:
+		n, ok := intLiteral(l)
+		if !ok {
 			return nil, 0, bad(l)
 		}
+		ls[k] = T(n)
 		// The literal was converted for the Paimon type; a narrower
 		// physical column must still hold it exactly.
-		if int64(ls[k]) != toI64(l) {
+		if int64(ls[k]) != n {
 			return nil, 0, bad(l)
 		}
 	}
@@ -352,20 +343,12 @@ func intComparer[T int8 | int16 | int32 | int64 | arrow.Date32](vs []T, nn []any
 	}, len(ls), nil
 }
 
-func toI64(v any) int64 {
-	switch x := v.(type) {
-	case int8:
-		return int64(x)
-	case int16:
-		return int64(x)
-	case int32:
-		return int64(x)
-	case int64:
-		return x
-	case types.DateValue:
-		return int64(x)
+// intLiteral is an integer or DATE literal as int64.
+func intLiteral(v any) (int64, bool) {
+	if d, ok := v.(types.DateValue); ok {
+		return int64(d), true
 	}
-	return 0
+	return arith.SignedInt(v)
 }
 
 func timeLiterals(nn []any, unit arrow.TimeUnit, bad func(any) error) ([]int64, error) {
