@@ -69,3 +69,39 @@ func CompareDouble(a, b float64) int {
 	}
 	return 1
 }
+
+// SpecialFloat spells the floats whose text Java's Double.toString and
+// Python's float repr (with JSON-safe infinities) agree on and that no digit
+// algorithm produces: NaN, ±Infinity and the signed zeros. ok is false for
+// every other value.
+func SpecialFloat(v float64) (s string, ok bool) {
+	switch {
+	case math.IsNaN(v):
+		return "NaN", true
+	case math.IsInf(v, 1):
+		return "Infinity", true
+	case math.IsInf(v, -1):
+		return "-Infinity", true
+	case v == 0 && math.Signbit(v):
+		return "-0.0", true
+	case v == 0:
+		return "0.0", true
+	}
+	return "", false
+}
+
+// SignedInt widens a Go value of one of Paimon's integer types (TINYINT to
+// BIGINT: int8, int16, int32, int64) to int64; ok is false for any other.
+func SignedInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	}
+	return 0, false
+}

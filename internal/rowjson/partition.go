@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -38,12 +39,9 @@ func partitionValue(v any, ts *arrow.TimestampType) any {
 	switch x := v.(type) {
 	case nil, string, bool, int64, float64, []byte:
 		return x
-	case int8:
-		return int64(x)
-	case int16:
-		return int64(x)
-	case int32:
-		return int64(x)
+	case int8, int16, int32:
+		i, _ := arith.SignedInt(x)
+		return i
 	case float32:
 		return float64(x)
 	case types.DecimalValue:

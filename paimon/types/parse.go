@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/connect-paimon/connect-paimon/paimon/internal/sqltext"
 )
 
 // ParseType parses a type string such as "DECIMAL(10, 2) NOT NULL",
@@ -68,24 +70,7 @@ func (p *typeParser) tokenize() error {
 			p.toks = append(p.toks, token{tokSymbol, string(c)})
 			i++
 		case c == '`' || c == '\'':
-			// Quoted identifier or literal; a doubled quote escapes itself.
-			var b strings.Builder
-			j := i + 1
-			closed := false
-			for j < len(s) {
-				if s[j] == c {
-					if j+1 < len(s) && s[j+1] == c {
-						b.WriteByte(c)
-						j += 2
-						continue
-					}
-					closed = true
-					j++
-					break
-				}
-				b.WriteByte(s[j])
-				j++
-			}
+			text, next, closed := sqltext.Quoted(s, i)
 			if !closed {
 				return p.errf("unterminated quote at offset %d", i)
 			}
@@ -93,8 +78,8 @@ func (p *typeParser) tokenize() error {
 			if c == '\'' {
 				kind = tokString
 			}
-			p.toks = append(p.toks, token{kind, b.String()})
-			i = j
+			p.toks = append(p.toks, token{kind, text})
+			i = next
 		case c >= '0' && c <= '9':
 			j := i
 			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
@@ -245,6 +230,33 @@ func (p *typeParser) nullability(t *DataType) error {
 	return nil
 }
 
+// angled parses the arguments of a parameterised type, "<" item {"," item}
+// ">", reading item i with items[i].
+func (p *typeParser) angled(items ...func() error) error {
+	if err := p.expectSymbol("<"); err != nil {
+		return err
+	}
+	for i, item := range items {
+		if i > 0 {
+			if err := p.expectSymbol(","); err != nil {
+				return err
+			}
+		}
+		if err := item(); err != nil {
+			return err
+		}
+	}
+	return p.expectSymbol(">")
+}
+
+// typeArg is an angled item reading a nested type into t.
+func (p *typeParser) typeArg(depth int, t *DataType) func() error {
+	return func() (err error) {
+		*t, err = p.parseTypeDepth(depth + 1)
+		return err
+	}
+}
+
 func (p *typeParser) parseBase(depth int) (DataType, error) {
 	tok, ok := p.peek()
 	if !ok {
@@ -295,15 +307,10 @@ func (p *typeParser) parseBase(depth int) (DataType, error) {
 			return DataType{}, err
 		}
 		t := DataType{Length: 1}
-		switch name {
-		case "CHAR":
-			t.Root = Char
-		case "VARCHAR":
-			t.Root = VarChar
-		case "BINARY":
-			t.Root = Binary
-		default:
-			t.Root = VarBinary
+		for _, r := range []Root{Char, VarChar, Binary, VarBinary} {
+			if r.String() == name {
+				t.Root = r
+			}
 		}
 		if len(ps) == 1 {
 			t.Length = ps[0]
@@ -406,14 +413,8 @@ func (p *typeParser) parseBase(depth int) (DataType, error) {
 		}
 		return t, nil
 	case "ARRAY", "MULTISET":
-		if err := p.expectSymbol("<"); err != nil {
-			return DataType{}, err
-		}
-		e, err := p.parseTypeDepth(depth + 1)
-		if err != nil {
-			return DataType{}, err
-		}
-		if err := p.expectSymbol(">"); err != nil {
+		var e DataType
+		if err := p.angled(p.typeArg(depth, &e)); err != nil {
 			return DataType{}, err
 		}
 		t := DataType{Root: Array, Element: &e}
@@ -422,40 +423,15 @@ func (p *typeParser) parseBase(depth int) (DataType, error) {
 		}
 		return t, nil
 	case "VECTOR":
-		if err := p.expectSymbol("<"); err != nil {
-			return DataType{}, err
-		}
-		e, err := p.parseTypeDepth(depth + 1)
-		if err != nil {
-			return DataType{}, err
-		}
-		if err := p.expectSymbol(","); err != nil {
-			return DataType{}, err
-		}
-		n, err := p.number()
-		if err != nil {
-			return DataType{}, err
-		}
-		if err := p.expectSymbol(">"); err != nil {
+		var e DataType
+		var n int
+		if err := p.angled(p.typeArg(depth, &e), func() (err error) { n, err = p.number(); return err }); err != nil {
 			return DataType{}, err
 		}
 		return DataType{Root: Vector, Element: &e, Length: n}, nil
 	case "MAP":
-		if err := p.expectSymbol("<"); err != nil {
-			return DataType{}, err
-		}
-		k, err := p.parseTypeDepth(depth + 1)
-		if err != nil {
-			return DataType{}, err
-		}
-		if err := p.expectSymbol(","); err != nil {
-			return DataType{}, err
-		}
-		v, err := p.parseTypeDepth(depth + 1)
-		if err != nil {
-			return DataType{}, err
-		}
-		if err := p.expectSymbol(">"); err != nil {
+		var k, v DataType
+		if err := p.angled(p.typeArg(depth, &k), p.typeArg(depth, &v)); err != nil {
 			return DataType{}, err
 		}
 		return DataType{Root: Map, Key: &k, Value: &v}, nil

@@ -172,26 +172,19 @@ func (t DataType) writeSQL(b *strings.Builder) {
 	switch t.Root {
 	case Decimal:
 		fmt.Fprintf(b, "DECIMAL(%d, %d)", t.Precision, t.Scale)
-	case Char:
-		fmt.Fprintf(b, "CHAR(%d)", t.Length)
-	case VarChar:
-		if t.Length == MaxLength {
+	case Char, Binary:
+		fmt.Fprintf(b, "%s(%d)", t.Root, t.Length)
+	case VarChar, VarBinary:
+		switch {
+		case t.Length != MaxLength:
+			fmt.Fprintf(b, "%s(%d)", t.Root, t.Length)
+		case t.Root == VarChar:
 			b.WriteString("STRING")
-		} else {
-			fmt.Fprintf(b, "VARCHAR(%d)", t.Length)
-		}
-	case Binary:
-		fmt.Fprintf(b, "BINARY(%d)", t.Length)
-	case VarBinary:
-		if t.Length == MaxLength {
+		default:
 			b.WriteString("BYTES")
-		} else {
-			fmt.Fprintf(b, "VARBINARY(%d)", t.Length)
 		}
-	case Time:
-		fmt.Fprintf(b, "TIME(%d)", t.Precision)
-	case Timestamp:
-		fmt.Fprintf(b, "TIMESTAMP(%d)", t.Precision)
+	case Time, Timestamp:
+		fmt.Fprintf(b, "%s(%d)", t.Root, t.Precision)
 	case TimestampLTZ:
 		fmt.Fprintf(b, "TIMESTAMP(%d) WITH LOCAL TIME ZONE", t.Precision)
 	case Array, Multiset:

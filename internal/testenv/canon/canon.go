@@ -11,7 +11,6 @@ package canon
 import (
 	"encoding/base64"
 	"fmt"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -290,18 +289,8 @@ func writeString(sb *strings.Builder, s string) {
 // notation for decimal exponents in [-4, 16) with at least one fraction digit, otherwise
 // d.ddde±XX. Non-finite values use the JSON-safe names of the canonical encoding.
 func Float(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "NaN"
-	case math.IsInf(v, 1):
-		return "Infinity"
-	case math.IsInf(v, -1):
-		return "-Infinity"
-	case v == 0:
-		if math.Signbit(v) {
-			return "-0.0"
-		}
-		return "0.0"
+	if s, ok := arith.SpecialFloat(v); ok {
+		return s
 	}
 	e := strconv.FormatFloat(v, 'e', -1, 64) // -d.ddddde±XX
 	sign := ""

@@ -321,12 +321,9 @@ func checkAzureBody(r *http.Request, resp *http.Response) error {
 	if resp.StatusCode != http.StatusOK || r.Method != http.MethodGet || r.URL.Query().Get("comp") != "list" {
 		return nil
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxAzureXML+1))
+	b, err := readAnswer(resp.Body, maxAzureXML, "listing answer")
 	if err != nil {
 		return err
-	}
-	if len(b) > maxAzureXML {
-		return fmt.Errorf("listing answer larger than %d bytes", maxAzureXML)
 	}
 	d := xml.NewDecoder(bytes.NewReader(b))
 	depth, seen := 0, false

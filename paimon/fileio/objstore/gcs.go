@@ -198,12 +198,9 @@ func checkGCSJSON(r *http.Request, resp *http.Response) error {
 		!strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		return nil
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxGCSJSON+1))
+	b, err := readAnswer(resp.Body, maxGCSJSON, "JSON answer")
 	if err != nil {
 		return err
-	}
-	if len(b) > maxGCSJSON {
-		return fmt.Errorf("JSON answer larger than %d bytes", maxGCSJSON)
 	}
 	if !json.Valid(b) {
 		return fmt.Errorf("%w: JSON answer of %d bytes does not parse", errShortRead, len(b))

@@ -148,3 +148,17 @@ func (o Options) Retry() func(ctx context.Context, op string, fn func(ctx contex
 		return r.do(ctx, op, fn)
 	}
 }
+
+// readAnswer reads a whole metadata answer (a listing, object metadata) of
+// at most max bytes, so it can be checked before the SDK parses it; what
+// names it in the error ("JSON answer").
+func readAnswer(body io.Reader, max int, what string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(body, int64(max)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > max {
+		return nil, fmt.Errorf("%s larger than %d bytes", what, max)
+	}
+	return b, nil
+}

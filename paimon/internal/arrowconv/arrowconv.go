@@ -30,31 +30,24 @@ func TimeUnitFor(precision int) arrow.TimeUnit {
 
 // Type returns the Arrow type of a Paimon type.
 func Type(t types.DataType) (arrow.DataType, error) {
+	// A type without parameters has one Arrow type.
+	fixed := [...]arrow.DataType{
+		types.Boolean: arrow.FixedWidthTypes.Boolean, types.TinyInt: arrow.PrimitiveTypes.Int8,
+		types.SmallInt: arrow.PrimitiveTypes.Int16, types.Int: arrow.PrimitiveTypes.Int32,
+		types.BigInt: arrow.PrimitiveTypes.Int64, types.Float: arrow.PrimitiveTypes.Float32,
+		types.Double: arrow.PrimitiveTypes.Float64, types.Date: arrow.FixedWidthTypes.Date32,
+		types.Time: arrow.FixedWidthTypes.Time32ms,
+	}
+	if t.Root >= 0 && int(t.Root) < len(fixed) && fixed[t.Root] != nil {
+		return fixed[t.Root], nil
+	}
 	switch t.Root {
-	case types.Boolean:
-		return arrow.FixedWidthTypes.Boolean, nil
-	case types.TinyInt:
-		return arrow.PrimitiveTypes.Int8, nil
-	case types.SmallInt:
-		return arrow.PrimitiveTypes.Int16, nil
-	case types.Int:
-		return arrow.PrimitiveTypes.Int32, nil
-	case types.BigInt:
-		return arrow.PrimitiveTypes.Int64, nil
-	case types.Float:
-		return arrow.PrimitiveTypes.Float32, nil
-	case types.Double:
-		return arrow.PrimitiveTypes.Float64, nil
 	case types.Decimal:
 		return &arrow.Decimal128Type{Precision: int32(t.Precision), Scale: int32(t.Scale)}, nil
 	case types.Char, types.VarChar:
 		return arrow.BinaryTypes.String, nil
 	case types.Binary, types.VarBinary:
 		return arrow.BinaryTypes.Binary, nil
-	case types.Date:
-		return arrow.FixedWidthTypes.Date32, nil
-	case types.Time:
-		return arrow.FixedWidthTypes.Time32ms, nil
 	case types.Timestamp:
 		return &arrow.TimestampType{Unit: TimeUnitFor(t.Precision)}, nil
 	case types.TimestampLTZ:

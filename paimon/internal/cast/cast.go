@@ -136,36 +136,22 @@ func EvolveStruct(ctx context.Context, arr arrow.Array, from, to types.DataType,
 		return nil, err
 	}
 	st := target.(*arrow.StructType)
-	children := make([]arrow.ArrayData, len(to.Fields))
-	defer func() {
-		for _, c := range children {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
 	d := s.Data()
-	for i, tf := range to.Fields {
+	return arrowconv.WithChildren(s, st, func(i int) (arrow.Array, error) {
+		tf := to.Fields[i]
 		j := typeutil.FieldByID(from.Fields, tf.ID)
-		var c arrow.Array
 		if j < 0 {
 			// Children are unsliced: size them like the parent's buffers.
-			c = array.MakeArrayOfNull(mem, st.Field(i).Type, d.Offset()+d.Len())
-		} else {
-			child := array.MakeFromData(d.Children()[j])
-			c, err = Cast(ctx, child, from.Fields[j].Type, tf.Type, mem)
-			child.Release()
-			if err != nil {
-				return nil, fmt.Errorf("field %q: %w", tf.Name, err)
-			}
+			return array.MakeArrayOfNull(mem, st.Field(i).Type, d.Offset()+d.Len()), nil
 		}
-		children[i] = c.Data()
-		children[i].Retain()
-		c.Release()
-	}
-	nd := array.NewData(target, d.Len(), d.Buffers()[:1], children, d.NullN(), d.Offset())
-	defer nd.Release()
-	return array.MakeFromData(nd), nil
+		child := array.MakeFromData(d.Children()[j])
+		defer child.Release()
+		c, err := Cast(ctx, child, from.Fields[j].Type, tf.Type, mem)
+		if err != nil {
+			return nil, fmt.Errorf("field %q: %w", tf.Name, err)
+		}
+		return c, nil
+	})
 }
 
 func castScalar(arr arrow.Array, from, to types.DataType, target arrow.DataType, mem memory.Allocator) (arrow.Array, error) {

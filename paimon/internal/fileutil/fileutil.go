@@ -1,9 +1,14 @@
 // Package fileutil holds what the reader adds on top of fileio.FileIO:
-// opening a file whose size a manifest already records.
+// opening a file whose size a manifest already records, and listing the
+// files of a metadata directory by name prefix.
 package fileutil
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
@@ -22,4 +27,44 @@ func OpenSized(ctx context.Context, fio fileio.FileIO, path string, size int64) 
 		return so.OpenSize(ctx, path, size)
 	}
 	return fio.Open(ctx, path)
+}
+
+// ListSuffixes returns, for each file in dir named prefix+rest with rest not
+// empty, that rest, in listing order. Directories are skipped, and so are
+// temp files: writers name them ".<name>.<uuid>.tmp", which never starts
+// with the prefix. what names the files in the error ("tags").
+func ListSuffixes(ctx context.Context, fio fileio.FileIO, dir, prefix, what string) ([]string, error) {
+	infos, err := fio.List(ctx, dir)
+	if err != nil {
+		return nil, fmt.Errorf("list %s in %s: %w", what, dir, err)
+	}
+	var rests []string
+	for _, fi := range infos {
+		if rest, ok := strings.CutPrefix(fi.Name, prefix); ok && rest != "" && !fi.IsDir {
+			rests = append(rests, rest)
+		}
+	}
+	return rests, nil
+}
+
+// ListVersioned returns the ids of the files prefix<n> in dir in ascending
+// order, as Java's listVersionedFiles: names with anything but decimal
+// digits after the prefix are ignored, and so are ids too long for an
+// int64 (no file Paimon wrote).
+func ListVersioned(ctx context.Context, fio fileio.FileIO, dir, prefix, what string) ([]int64, error) {
+	rests, err := ListSuffixes(ctx, fio, dir, prefix, what)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, rest := range rests {
+		if strings.Trim(rest, "0123456789") != "" {
+			continue
+		}
+		if id, err := strconv.ParseInt(rest, 10, 64); err == nil {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids, nil
 }

@@ -270,33 +270,21 @@ func rebuildBinary(arr arrow.Array, target arrow.DataType, mem memory.Allocator)
 func conformStruct(s *array.Struct, t types.DataType, target *arrow.StructType, mem memory.Allocator) (arrow.Array, error) {
 	st := s.DataType().(*arrow.StructType)
 	d := s.Data()
-	children := make([]arrow.ArrayData, len(t.Fields))
-	defer func() {
-		for _, c := range children {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
-	for i, f := range t.Fields {
+	return arrowconv.WithChildren(s, target, func(i int) (arrow.Array, error) {
+		f := t.Fields[i]
 		idx := fieldIndex(st.Fields(), f.Name)
 		if idx < 0 {
 			return nil, fmt.Errorf("nested field %q is not in the file", f.Name)
 		}
 		// Children of a struct are unsliced; the parent's offset applies.
 		child := array.MakeFromData(d.Children()[idx])
+		defer child.Release()
 		c, err := conformTo(child, f.Type, target.Field(i).Type, mem)
-		child.Release()
 		if err != nil {
 			return nil, fmt.Errorf("nested field %q: %w", f.Name, err)
 		}
-		children[i] = c.Data()
-		children[i].Retain()
-		c.Release()
-	}
-	nd := array.NewData(target, d.Len(), d.Buffers(), children, d.NullN(), d.Offset())
-	defer nd.Release()
-	return array.MakeFromData(nd), nil
+		return c, nil
+	})
 }
 
 func fieldIndex(fs []arrow.Field, name string) int {

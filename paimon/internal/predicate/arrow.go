@@ -212,15 +212,11 @@ func comparer(arr arrow.Array, t types.DataType, lits []any) (func(i, k int) int
 	}
 	switch a := arr.(type) {
 	case *array.Boolean:
-		ls := make([]bool, len(nn))
-		for k, l := range nn {
-			b, ok := l.(bool)
-			if !ok {
-				return nil, 0, bad(l)
-			}
-			ls[k] = b
+		ls, err := literals(nn, bad, boolInt)
+		if err != nil {
+			return nil, 0, err
 		}
-		return func(i, k int) int { return boolInt(a.Value(i)) - boolInt(ls[k]) }, len(ls), nil
+		return func(i, k int) int { return boolInt(a.Value(i)) - ls[k] }, len(ls), nil
 	case *array.Int8:
 		return intComparer(a.Int8Values(), nn, bad)
 	case *array.Int16:
@@ -232,27 +228,9 @@ func comparer(arr arrow.Array, t types.DataType, lits []any) (func(i, k int) int
 	case *array.Date32:
 		return intComparer(a.Date32Values(), nn, bad)
 	case *array.Float32:
-		vs := a.Float32Values()
-		ls := make([]float64, len(nn))
-		for k, l := range nn {
-			f, ok := l.(float32)
-			if !ok {
-				return nil, 0, bad(l)
-			}
-			ls[k] = float64(f)
-		}
-		return func(i, k int) int { return arith.CompareDouble(float64(vs[i]), ls[k]) }, len(ls), nil
+		return floatComparer(a.Float32Values(), nn, bad)
 	case *array.Float64:
-		vs := a.Float64Values()
-		ls := make([]float64, len(nn))
-		for k, l := range nn {
-			f, ok := l.(float64)
-			if !ok {
-				return nil, 0, bad(l)
-			}
-			ls[k] = f
-		}
-		return func(i, k int) int { return arith.CompareDouble(vs[i], ls[k]) }, len(ls), nil
+		return floatComparer(a.Float64Values(), nn, bad)
 	case *array.Decimal128:
 		scale := a.DataType().(*arrow.Decimal128Type).Scale
 		ls := make([]decimal128.Num, len(nn))
@@ -269,33 +247,16 @@ func comparer(arr arrow.Array, t types.DataType, lits []any) (func(i, k int) int
 		}
 		return func(i, k int) int { return a.Value(i).Cmp(ls[k]) }, len(ls), nil
 	case *array.Time32:
-		unit := a.DataType().(*arrow.Time32Type).Unit
-		vs := a.Time32Values()
-		ls, err := timeLiterals(nn, unit, bad)
-		if err != nil {
-			return nil, 0, err
-		}
-		return func(i, k int) int { return ordered(int64(vs[i]), ls[k]) }, len(ls), nil
+		return timeComparer(a.Time32Values(), a.DataType().(*arrow.Time32Type).Unit, nn, bad)
 	case *array.Time64:
-		unit := a.DataType().(*arrow.Time64Type).Unit
-		vs := a.Time64Values()
-		ls, err := timeLiterals(nn, unit, bad)
+		return timeComparer(a.Time64Values(), a.DataType().(*arrow.Time64Type).Unit, nn, bad)
+	case *array.Timestamp:
+		vs := a.TimestampValues()
+		ls, err := literals(nn, bad, func(ts types.TimestampValue) types.TimestampValue { return ts })
 		if err != nil {
 			return nil, 0, err
 		}
-		return func(i, k int) int { return ordered(int64(vs[i]), ls[k]) }, len(ls), nil
-	case *array.Timestamp:
-		unit := a.DataType().(*arrow.TimestampType).Unit
-		vs := a.TimestampValues()
-		ls := make([]types.TimestampValue, len(nn))
-		for k, l := range nn {
-			ts, ok := l.(types.TimestampValue)
-			if !ok {
-				return nil, 0, bad(l)
-			}
-			ls[k] = ts
-		}
-		conv := timestampConverter(unit)
+		conv := timestampConverter(a.DataType().(*arrow.TimestampType).Unit)
 		return func(i, k int) int { return conv(int64(vs[i])).Compare(ls[k]) }, len(ls), nil
 	}
 	if get, err := bytesGetter(arr); err == nil {
@@ -321,23 +282,14 @@ func sameAfterRescale(d types.DecimalValue, u decimal128.Num, scale int32) bool 
 func intComparer[T int8 | int16 | int32 | int64 | arrow.Date32](vs []T, nn []any, bad func(any) error) (func(i, k int) int, int, error) {
 	ls := make([]T, len(nn))
 	for k, l := range nn {
-		switch x := l.(type) {
-		case int8:
-			ls[k] = T(x)
-		case int16:
-			ls[k] = T(x)
-		case int32:
-			ls[k] = T(x)
-		case int64:
-			ls[k] = T(x)
-		case types.DateValue:
-			ls[k] = T(x)
-		default:
+		n, ok := intLiteral(l)
+		if !ok {
 			return nil, 0, bad(l)
 		}
+		ls[k] = T(n)
 		// The literal was converted for the Paimon type; a narrower
 		// physical column must still hold it exactly.
-		if int64(ls[k]) != toI64(l) {
+		if int64(ls[k]) != n {
 			return nil, 0, bad(l)
 		}
 	}
@@ -352,20 +304,46 @@ func intComparer[T int8 | int16 | int32 | int64 | arrow.Date32](vs []T, nn []any
 	}, len(ls), nil
 }
 
-func toI64(v any) int64 {
-	switch x := v.(type) {
-	case int8:
-		return int64(x)
-	case int16:
-		return int64(x)
-	case int32:
-		return int64(x)
-	case int64:
-		return x
-	case types.DateValue:
-		return int64(x)
+// literals asserts each non-NULL literal to the Go type L the column's
+// Paimon type gives it and converts it once with conv to what the
+// comparison closure reads.
+func literals[L, T any](nn []any, bad func(any) error, conv func(L) T) ([]T, error) {
+	ls := make([]T, len(nn))
+	for k, l := range nn {
+		x, ok := l.(L)
+		if !ok {
+			return nil, bad(l)
+		}
+		ls[k] = conv(x)
 	}
-	return 0
+	return ls, nil
+}
+
+// floatComparer compares a FLOAT or DOUBLE column, whose literals have the
+// column's own Go type, in Java's total order.
+func floatComparer[T float32 | float64](vs []T, nn []any, bad func(any) error) (func(i, k int) int, int, error) {
+	ls, err := literals(nn, bad, func(x T) float64 { return float64(x) })
+	if err != nil {
+		return nil, 0, err
+	}
+	return func(i, k int) int { return arith.CompareDouble(float64(vs[i]), ls[k]) }, len(ls), nil
+}
+
+// timeComparer compares a TIME column of either Arrow width in its unit.
+func timeComparer[T arrow.Time32 | arrow.Time64](vs []T, unit arrow.TimeUnit, nn []any, bad func(any) error) (func(i, k int) int, int, error) {
+	ls, err := timeLiterals(nn, unit, bad)
+	if err != nil {
+		return nil, 0, err
+	}
+	return func(i, k int) int { return ordered(int64(vs[i]), ls[k]) }, len(ls), nil
+}
+
+// intLiteral is an integer or DATE literal as int64.
+func intLiteral(v any) (int64, bool) {
+	if d, ok := v.(types.DateValue); ok {
+		return int64(d), true
+	}
+	return arith.SignedInt(v)
 }
 
 func timeLiterals(nn []any, unit arrow.TimeUnit, bad func(any) error) ([]int64, error) {

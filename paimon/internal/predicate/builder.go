@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -384,30 +386,17 @@ func timestampOf(tm time.Time) types.TimestampValue {
 }
 
 func toInt64(v any) (int64, error) {
+	if i, ok := arith.SignedInt(v); ok {
+		return i, nil
+	}
 	switch x := v.(type) {
 	case int:
 		return int64(x), nil
-	case int8:
-		return int64(x), nil
-	case int16:
-		return int64(x), nil
-	case int32:
-		return int64(x), nil
-	case int64:
-		return x, nil
-	case uint8:
-		return int64(x), nil
-	case uint16:
-		return int64(x), nil
-	case uint32:
-		return int64(x), nil
-	case uint:
-		if uint64(x) <= math.MaxInt64 {
-			return int64(x), nil
-		}
-	case uint64:
-		if x <= math.MaxInt64 {
-			return int64(x), nil
+	case uint8, uint16, uint32, uint, uint64:
+		// Go integers a caller may pass for any integer column; the case
+		// has fixed the type, reflect only widens it.
+		if u := reflect.ValueOf(x).Uint(); u <= math.MaxInt64 {
+			return int64(u), nil
 		}
 	case float32:
 		return floatToInt(float64(x))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/sqltext"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -106,6 +107,20 @@ func (t token) describe() string {
 
 func (t token) is(kw string) bool { return t.kind == tIdent && strings.EqualFold(t.text, kw) }
 
+// punctKind is the kind of a one-character token: a parenthesis, a comma
+// or the = operator.
+func punctKind(c byte) tokKind {
+	switch c {
+	case '(':
+		return tLParen
+	case ')':
+		return tRParen
+	case ',':
+		return tComma
+	}
+	return tOp
+}
+
 func lex(s string) ([]token, error) {
 	var out []token
 	i := 0
@@ -114,17 +129,8 @@ func lex(s string) ([]token, error) {
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			i++
-		case c == '(':
-			out = append(out, token{tLParen, "(", i})
-			i++
-		case c == ')':
-			out = append(out, token{tRParen, ")", i})
-			i++
-		case c == ',':
-			out = append(out, token{tComma, ",", i})
-			i++
-		case c == '=':
-			out = append(out, token{tOp, "=", i})
+		case c == '(' || c == ')' || c == ',' || c == '=':
+			out = append(out, token{punctKind(c), string(c), i})
 			i++
 		case c == '<' || c == '>' || c == '!':
 			op := string(c)
@@ -138,31 +144,16 @@ func lex(s string) ([]token, error) {
 			i += len(op)
 		case c == '\'' || c == '`':
 			start := i
-			var b strings.Builder
-			i++
-			closed := false
-			for i < len(s) {
-				if s[i] == c {
-					if i+1 < len(s) && s[i+1] == c {
-						b.WriteByte(c)
-						i += 2
-						continue
-					}
-					i++
-					closed = true
-					break
-				}
-				b.WriteByte(s[i])
-				i++
-			}
+			text, next, closed := sqltext.Quoted(s, i)
 			if !closed {
 				return nil, fmt.Errorf("parse filter: at position %d: unterminated %c", start+1, c)
 			}
+			i = next
 			k := tString
 			if c == '`' {
 				k = tQuotedIdent
 			}
-			out = append(out, token{k, b.String(), start})
+			out = append(out, token{k, text, start})
 		case c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9'):
 			start := i
 			i++

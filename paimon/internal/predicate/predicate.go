@@ -23,7 +23,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/connect-paimon/connect-paimon/internal/arith"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -294,7 +293,7 @@ func (p *Predicate) testValue(v any) bool {
 	if l == nil {
 		return false
 	}
-	c, ok := compare(v, l)
+	c, ok := types.CompareValues(v, l)
 	if !ok {
 		return true
 	}
@@ -426,7 +425,7 @@ func (p *Predicate) minFloatBound(x float64) any {
 
 // testRange decides a leaf on inclusive bounds lo ≤ v ≤ hi (non-null).
 func (p *Predicate) testRange(lo, hi any) bool {
-	cmp := func(a, b any) (int, bool) { return compare(a, b) }
+	cmp := types.CompareValues
 	switch p.op {
 	case In:
 		for _, l := range p.literals {
@@ -490,62 +489,6 @@ func (p *Predicate) testRange(lo, hi any) bool {
 		return cHi <= 0
 	}
 	return true
-}
-
-// compare orders two values of the same Go value type; ok is false when
-// the types differ or are not comparable.
-func compare(a, b any) (int, bool) {
-	switch x := a.(type) {
-	case bool:
-		y, ok := b.(bool)
-		if !ok {
-			return 0, false
-		}
-		return boolInt(x) - boolInt(y), true
-	case int8:
-		y, ok := b.(int8)
-		return ordered(x, y), ok
-	case int16:
-		y, ok := b.(int16)
-		return ordered(x, y), ok
-	case int32:
-		y, ok := b.(int32)
-		return ordered(x, y), ok
-	case int64:
-		y, ok := b.(int64)
-		return ordered(x, y), ok
-	case float32:
-		y, ok := b.(float32)
-		return arith.CompareDouble(float64(x), float64(y)), ok
-	case float64:
-		y, ok := b.(float64)
-		return arith.CompareDouble(x, y), ok
-	case string:
-		y, ok := b.(string)
-		return strings.Compare(x, y), ok
-	case []byte:
-		y, ok := b.([]byte)
-		return bytes.Compare(x, y), ok
-	case types.DecimalValue:
-		y, ok := b.(types.DecimalValue)
-		if !ok {
-			return 0, false
-		}
-		if x.Scale == y.Scale {
-			return x.Unscaled.Cmp(y.Unscaled), true
-		}
-		return x.Cmp(y), true
-	case types.DateValue:
-		y, ok := b.(types.DateValue)
-		return ordered(x, y), ok
-	case types.TimeValue:
-		y, ok := b.(types.TimeValue)
-		return ordered(x, y), ok
-	case types.TimestampValue:
-		y, ok := b.(types.TimestampValue)
-		return x.Compare(y), ok
-	}
-	return 0, false
 }
 
 func boolInt(b bool) int {

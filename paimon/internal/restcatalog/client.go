@@ -8,7 +8,6 @@
 package restcatalog
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +17,8 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+
+	"github.com/connect-paimon/connect-paimon/paimon/internal/strictjson"
 )
 
 // Catalog option keys (Java's RESTCatalogOptions, CatalogOptions and
@@ -237,27 +238,13 @@ func (c *Client) get(ctx context.Context, op, path string, q url.Values, out any
 		if out == nil {
 			return nil
 		}
-		if err := decodeStrict(body, out); err != nil {
+		// An empty or trailing-data body is a truncated or garbled answer, never
+		// an empty one.
+		if err := strictjson.Decode(body, out, errors.New("empty body"), "JSON value"); err != nil {
 			return &Error{Op: op, Endpoint: endpoint, Status: resp.StatusCode, Message: "malformed JSON response: " + err.Error(), Malformed: true}
 		}
 		return nil
 	})
-}
-
-// decodeStrict decodes one JSON value and refuses trailing data or an empty
-// body, so a truncated or garbled answer is never taken for an empty one.
-func decodeStrict(body []byte, out any) error {
-	if len(bytes.TrimSpace(body)) == 0 {
-		return errors.New("empty body")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(out); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("trailing data after the JSON value")
-	}
-	return nil
 }
 
 func errorOf(op, endpoint string, resp *http.Response, body []byte) error {

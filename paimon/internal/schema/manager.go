@@ -3,13 +3,12 @@ package schema
 import (
 	"context"
 	"fmt"
-	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/fileutil"
 )
 
 // MainBranch is the name of the default branch, stored at the table root.
@@ -25,8 +24,6 @@ func BranchRoot(tableRoot, branch string) string {
 	}
 	return fileio.Join(tableRoot, "branch", "branch-"+branch)
 }
-
-var schemaFileRE = regexp.MustCompile(`^schema-(\d+)$`)
 
 // Manager reads the schemas of one branch of a table. Schemas are immutable
 // once written, so each id is read at most once per Manager; a Manager is
@@ -61,27 +58,7 @@ func (m *Manager) SchemaPath(id int64) string {
 // (".schema-1.<uuid>.tmp") and any name that is not exactly schema-<n> are
 // ignored, as in Java's listVersionedFiles.
 func (m *Manager) ListIDs(ctx context.Context) ([]int64, error) {
-	infos, err := m.fio.List(ctx, m.dir)
-	if err != nil {
-		return nil, fmt.Errorf("list schemas in %s: %w", m.dir, err)
-	}
-	var ids []int64
-	for _, fi := range infos {
-		if fi.IsDir {
-			continue
-		}
-		sm := schemaFileRE.FindStringSubmatch(fi.Name)
-		if sm == nil {
-			continue
-		}
-		id, err := strconv.ParseInt(sm[1], 10, 64)
-		if err != nil {
-			continue // too many digits: not a file Paimon wrote
-		}
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	return ids, nil
+	return fileutil.ListVersioned(ctx, m.fio, m.dir, "schema-", "schemas")
 }
 
 // Latest returns the schema with the highest id (Paimon keeps no hint file

@@ -4,13 +4,11 @@
 package schema
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/strictjson"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -70,29 +68,11 @@ type schemaJSON struct {
 // options the reader relies on have valid values.
 func Parse(data []byte) (*TableSchema, error) {
 	var raw schemaJSON
-	if len(bytes.TrimSpace(data)) == 0 {
-		// encoding/json would report io.EOF, which reads as a clean end.
-		return nil, fmt.Errorf("decode schema: empty file: %w", types.ErrCorrupt)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&raw); err != nil {
+	if err := strictjson.Decode(data, &raw, fmt.Errorf("empty file: %w", types.ErrCorrupt), "JSON object"); err != nil {
 		return nil, fmt.Errorf("decode schema: %w", err)
 	}
-	if dec.More() {
-		return nil, errors.New("decode schema: trailing data after the JSON object")
-	}
-	missing := func(key string) error { return fmt.Errorf("schema: missing required key %q", key) }
-	switch {
-	case raw.ID == nil:
-		return nil, missing("id")
-	case raw.Fields == nil:
-		return nil, missing("fields")
-	case raw.HighestFieldID == nil:
-		return nil, missing("highestFieldId")
-	case raw.PartitionKeys == nil:
-		return nil, missing("partitionKeys")
-	case raw.PrimaryKeys == nil:
-		return nil, missing("primaryKeys")
+	if err := strictjson.Required("schema", &raw, "id", "fields", "highestFieldId", "partitionKeys", "primaryKeys"); err != nil {
+		return nil, err
 	}
 	s := &TableSchema{
 		Version:        Version07,

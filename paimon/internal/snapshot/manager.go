@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/fileutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -34,11 +33,6 @@ const (
 	changelogPrefix = "changelog-"
 )
 
-var (
-	snapshotFileRE  = regexp.MustCompile(`^snapshot-(\d+)$`)
-	changelogFileRE = regexp.MustCompile(`^changelog-(\d+)$`)
-)
-
 // branchRoot returns the metadata root of a branch: the table root for the
 // main branch (blank or "main"), else <root>/branch/branch-<name>. A
 // non-blank name is not trimmed, as in Java.
@@ -56,8 +50,7 @@ func branchRoot(tableRoot, branch string) string {
 type Manager struct {
 	fio    fileio.FileIO
 	dir    string
-	prefix string         // snapshotPrefix or changelogPrefix
-	nameRE *regexp.Regexp // matches prefix<n>
+	prefix string // snapshotPrefix or changelogPrefix
 	// warn, when set, is told about a hint file that exists but cannot be
 	// used (the snapshot is then found by listing).
 	warn func(msg string)
@@ -93,7 +86,7 @@ func (m *Manager) WithWarnings(warn func(msg string)) *Manager {
 // branch) of the table at tableRoot.
 func NewManager(fio fileio.FileIO, tableRoot, branch string) *Manager {
 	return &Manager{fio: fio, dir: fileio.Join(branchRoot(tableRoot, branch), "snapshot"),
-		prefix: snapshotPrefix, nameRE: snapshotFileRE}
+		prefix: snapshotPrefix}
 }
 
 // NewChangelogManager returns a Manager for the long-lived changelogs of
@@ -106,7 +99,7 @@ func NewManager(fio fileio.FileIO, tableRoot, branch string) *Manager {
 // directory under the same names as snapshot hints.
 func NewChangelogManager(fio fileio.FileIO, tableRoot, branch string) *Manager {
 	return &Manager{fio: fio, dir: fileio.Join(branchRoot(tableRoot, branch), "changelog"),
-		prefix: changelogPrefix, nameRE: changelogFileRE}
+		prefix: changelogPrefix}
 }
 
 // Dir is the snapshot (or changelog) directory this Manager reads.
@@ -158,27 +151,7 @@ func (m *Manager) Exists(ctx context.Context, id int64) (bool, error) {
 // order, ignoring temp files and any name that is not exactly
 // snapshot-<n> (changelog-<n>).
 func (m *Manager) ListIDs(ctx context.Context) ([]int64, error) {
-	infos, err := m.fio.List(ctx, m.dir)
-	if err != nil {
-		return nil, fmt.Errorf("list %ss in %s: %w", m.what(), m.dir, err)
-	}
-	var ids []int64
-	for _, fi := range infos {
-		if fi.IsDir {
-			continue
-		}
-		sm := m.nameRE.FindStringSubmatch(fi.Name)
-		if sm == nil {
-			continue
-		}
-		id, err := strconv.ParseInt(sm[1], 10, 64)
-		if err != nil {
-			continue
-		}
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	return ids, nil
+	return fileutil.ListVersioned(ctx, m.fio, m.dir, m.prefix, m.what()+"s")
 }
 
 // readHint returns the id in snapshot/<name>, ok false when the hint is
@@ -292,16 +265,21 @@ func (m *Manager) Latest(ctx context.Context) (*Snapshot, bool, error) {
 		if err != nil || !ok {
 			return nil, false, err
 		}
-		s, err := m.Snapshot(ctx, id)
-		if err == nil {
-			return s, true, nil
-		}
-		if !fileio.IsNotExist(err) {
-			return nil, false, err
+		s, vanished, err := m.snapshotOrVanished(ctx, id)
+		if !vanished {
+			return s, err == nil, err
 		}
 		lastErr = err
 	}
 	return nil, false, lastErr
+}
+
+// snapshotOrVanished reads snapshot id for Latest and Earliest, which look
+// again when it was deleted after they found it: vanished says so, and err
+// is then the not-found error to report if they give up.
+func (m *Manager) snapshotOrVanished(ctx context.Context, id int64) (s *Snapshot, vanished bool, err error) {
+	s, err = m.Snapshot(ctx, id)
+	return s, fileio.IsNotExist(err), err
 }
 
 // Earliest reads the oldest snapshot; ok is false when the branch has none.
@@ -318,12 +296,9 @@ func (m *Manager) Earliest(ctx context.Context) (*Snapshot, bool, error) {
 			return nil, false, err
 		}
 		cur := id + int64(i)
-		s, err := m.Snapshot(ctx, cur)
-		if err == nil {
-			return s, true, nil
-		}
-		if !fileio.IsNotExist(err) {
-			return nil, false, err
+		s, vanished, err := m.snapshotOrVanished(ctx, cur)
+		if !vanished {
+			return s, err == nil, err
 		}
 		lastErr = err
 		latest, ok, err := m.LatestID(ctx)

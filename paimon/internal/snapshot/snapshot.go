@@ -4,11 +4,9 @@
 package snapshot
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/strictjson"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -140,41 +138,15 @@ func Parse(data []byte) (*Snapshot, error) {
 	return raw.toSnapshot()
 }
 
+// decodeStrict decodes a snapshot or tag file.
 func decodeStrict(data []byte, v any) error {
-	if len(bytes.TrimSpace(data)) == 0 {
-		// encoding/json reports io.EOF here, which callers (and the
-		// streaming scan's own callers) take for a clean end of stream.
-		return fmt.Errorf("empty file: %w", types.ErrCorrupt)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("trailing data after the JSON object")
-	}
-	return nil
+	return strictjson.Decode(data, v, fmt.Errorf("empty file: %w", types.ErrCorrupt), "JSON object")
 }
 
 func (raw *snapshotJSON) toSnapshot() (*Snapshot, error) {
-	missing := func(key string) error { return fmt.Errorf("snapshot: missing required key %q", key) }
-	switch {
-	case raw.ID == nil:
-		return nil, missing("id")
-	case raw.SchemaID == nil:
-		return nil, missing("schemaId")
-	case raw.BaseManifestList == nil:
-		return nil, missing("baseManifestList")
-	case raw.DeltaManifestList == nil:
-		return nil, missing("deltaManifestList")
-	case raw.CommitUser == nil:
-		return nil, missing("commitUser")
-	case raw.CommitIdentifier == nil:
-		return nil, missing("commitIdentifier")
-	case raw.CommitKind == nil:
-		return nil, missing("commitKind")
-	case raw.TimeMillis == nil:
-		return nil, missing("timeMillis")
+	if err := strictjson.Required("snapshot", raw, "id", "schemaId", "baseManifestList", "deltaManifestList",
+		"commitUser", "commitIdentifier", "commitKind", "timeMillis"); err != nil {
+		return nil, err
 	}
 	s := &Snapshot{
 		Version:                   1,

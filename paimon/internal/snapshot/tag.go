@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/fileutil"
 )
 
 // Tag is a tag-<name> file: the full snapshot it pins plus optional
@@ -142,16 +143,9 @@ func (m *TagManager) TagPath(name string) string { return fileio.Join(m.dir, "ta
 // List returns the tag names in lexical order. Temp files (dot-files) and
 // directories are ignored.
 func (m *TagManager) List(ctx context.Context) ([]string, error) {
-	infos, err := m.fio.List(ctx, m.dir)
+	names, err := fileutil.ListSuffixes(ctx, m.fio, m.dir, "tag-", "tags")
 	if err != nil {
-		return nil, fmt.Errorf("list tags in %s: %w", m.dir, err)
-	}
-	var names []string
-	for _, fi := range infos {
-		if fi.IsDir || !strings.HasPrefix(fi.Name, "tag-") || len(fi.Name) == len("tag-") {
-			continue
-		}
-		names = append(names, strings.TrimPrefix(fi.Name, "tag-"))
+		return nil, err
 	}
 	sort.Strings(names)
 	return names, nil

@@ -84,18 +84,8 @@ func fromSubMillis(v, perMilli, nanos int64) types.TimestampValue {
 // shortest round-trip digits, plain notation for 1e-3 <= |v| < 1e7 (always
 // with a fraction digit), otherwise "d.dddE<exp>".
 func JavaFloatString(v float64, bits int) string {
-	switch {
-	case math.IsNaN(v):
-		return "NaN"
-	case math.IsInf(v, 1):
-		return "Infinity"
-	case math.IsInf(v, -1):
-		return "-Infinity"
-	case v == 0:
-		if math.Signbit(v) {
-			return "-0.0"
-		}
-		return "0.0"
+	if s, ok := arith.SpecialFloat(v); ok {
+		return s
 	}
 	a := math.Abs(v)
 	if a >= 1e-3 && a < 1e7 {

@@ -210,303 +210,210 @@ func uints(dst []uint64, typ protowire.Type, v uint64, raw []byte) ([]uint64, er
 	return dst, nil
 }
 
-func parsePostScript(b []byte) (postScript, error) {
-	var ps postScript
-	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error {
-		var err error
-		switch num {
-		case 1:
-			ps.footerLength = v
-		case 2:
-			ps.compression = v
-		case 3:
-			ps.blockSize = v
-		case 4:
-			ps.version, err = uints(ps.version, typ, v, raw)
-		case 5:
-			ps.metadataLength = v
-		case 8000:
-			ps.magic = string(raw)
-		}
+// A setter stores one occurrence of a message field: v is the value of a
+// varint or fixed field, raw the bytes of a length-delimited one.
+type setter func(typ protowire.Type, v uint64, raw []byte) error
+
+// decode decodes message b, handing field n to set[n-1]. Fields without a
+// setter (nil or beyond set) are skipped, as unknown fields must be.
+func decode(b []byte, set ...setter) error { return fields(b, setters(set).field) }
+
+// setters hands field n to its n-th element.
+type setters []setter
+
+func (set setters) field(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error {
+	if num < 1 || int(num) > len(set) || set[num-1] == nil {
+		return nil
+	}
+	return set[num-1](typ, v, raw)
+}
+
+// The setters of the field types the ORC tail uses.
+
+func u64(p *uint64) setter {
+	return func(_ protowire.Type, v uint64, _ []byte) error { *p = v; return nil }
+}
+
+func str(p *string) setter {
+	return func(_ protowire.Type, _ uint64, raw []byte) error { *p = string(raw); return nil }
+}
+
+func strPtr(p **string) setter {
+	return func(_ protowire.Type, _ uint64, raw []byte) error { s := string(raw); *p = &s; return nil }
+}
+
+func repeatedU64(p *[]uint64) setter {
+	return func(typ protowire.Type, v uint64, raw []byte) (err error) {
+		*p, err = uints(*p, typ, v, raw)
 		return err
+	}
+}
+
+// sint64 stores a zigzag-encoded sint64 and marks it present.
+func sint64(p *int64, has *bool) setter {
+	return func(_ protowire.Type, v uint64, _ []byte) error {
+		*p, *has = protowire.DecodeZigZag(v), true
+		return nil
+	}
+}
+
+// sintPtr stores a zigzag-encoded sint32 or sint64 as a present value.
+func sintPtr[T int32 | int64](p **T) setter {
+	return func(_ protowire.Type, v uint64, _ []byte) error {
+		x := T(protowire.DecodeZigZag(v))
+		*p = &x
+		return nil
+	}
+}
+
+// int32Ptr stores a plain (not zigzag) int32 as a present value.
+func int32Ptr(p **int32) setter {
+	return func(_ protowire.Type, v uint64, _ []byte) error {
+		x := int32(v)
+		*p = &x
+		return nil
+	}
+}
+
+// double stores a double and marks it present; a double in any other wire
+// type is ignored.
+func double(p *float64, has *bool) setter {
+	return func(typ protowire.Type, v uint64, _ []byte) error {
+		if typ == protowire.Fixed64Type {
+			*p, *has = math.Float64frombits(v), true
+		}
+		return nil
+	}
+}
+
+// message marks a sub-message field present in has and decodes it with set.
+func message(has *bool, set ...setter) setter {
+	return func(_ protowire.Type, _ uint64, raw []byte) error {
+		*has = true
+		return decode(raw, set...)
+	}
+}
+
+// appendParsed appends each occurrence of a repeated message field, decoded
+// with parse; what, when set, names the n-th occurrence in its error.
+func appendParsed[T any](p *[]T, parse func([]byte) (T, error), what func(n int) string) setter {
+	return func(_ protowire.Type, _ uint64, raw []byte) error {
+		x, err := parse(raw)
+		if err != nil {
+			if what == nil {
+				return err
+			}
+			return fmt.Errorf("%s: %w", what(len(*p)), err)
+		}
+		*p = append(*p, x)
+		return nil
+	}
+}
+
+func named(s string) func(int) string { return func(int) string { return s } }
+
+// refuse fails on a field this reader cannot honour.
+func refuse(msg string) setter {
+	return func(protowire.Type, uint64, []byte) error { return errors.New(msg) }
+}
+
+func parsePostScript(b []byte) (ps postScript, err error) {
+	head := setters{u64(&ps.footerLength), u64(&ps.compression), u64(&ps.blockSize), repeatedU64(&ps.version), u64(&ps.metadataLength)}
+	err = fields(b, func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error {
+		// The magic "ORC" is field 8000, far from the others.
+		if num == 8000 {
+			ps.magic = string(raw)
+			return nil
+		}
+		return head.field(num, typ, v, raw)
 	})
 	return ps, err
 }
 
-func parseFooter(b []byte) (footer, error) {
-	var f footer
-	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error {
-		switch num {
-		case 3:
-			s, err := parseStripeInfo(raw)
-			if err != nil {
-				return fmt.Errorf("stripe information: %w", err)
-			}
-			f.stripes = append(f.stripes, s)
-		case 4:
-			t, err := parseType(raw)
-			if err != nil {
-				return fmt.Errorf("type %d: %w", len(f.types), err)
-			}
-			f.types = append(f.types, t)
-		case 6:
-			f.numRows = v
-		case 7:
-			s, err := parseColStats(raw)
-			if err != nil {
-				return fmt.Errorf("column statistics: %w", err)
-			}
-			f.stats = append(f.stats, s)
-		case 8:
-			f.rowStride = v
-		case 10:
-			return fmt.Errorf("encrypted ORC files are not supported")
-		}
-		return nil
-	})
+func parseFooter(b []byte) (f footer, err error) {
+	err = decode(b, nil, nil,
+		appendParsed(&f.stripes, parseStripeInfo, named("stripe information")),
+		appendParsed(&f.types, parseType, func(n int) string { return fmt.Sprintf("type %d", n) }),
+		nil, u64(&f.numRows),
+		appendParsed(&f.stats, parseColStats, named("column statistics")),
+		u64(&f.rowStride), nil,
+		refuse("encrypted ORC files are not supported"))
 	return f, err
 }
 
-func parseStripeInfo(b []byte) (stripeInfo, error) {
-	var s stripeInfo
-	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error {
-		switch num {
-		case 1:
-			s.offset = v
-		case 2:
-			s.indexLength = v
-		case 3:
-			s.dataLength = v
-		case 4:
-			s.footerLength = v
-		case 5:
-			s.numRows = v
-		}
-		return nil
-	})
+func parseStripeInfo(b []byte) (s stripeInfo, err error) {
+	err = decode(b, u64(&s.offset), u64(&s.indexLength), u64(&s.dataLength), u64(&s.footerLength), u64(&s.numRows))
 	return s, err
 }
 
-func parseType(b []byte) (orcType, error) {
-	var t orcType
-	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error {
-		var err error
-		switch num {
-		case 1:
-			t.kind = v
-		case 2:
-			t.subtypes, err = uints(t.subtypes, typ, v, raw)
-		case 3:
-			t.fieldNames = append(t.fieldNames, string(raw))
-		case 4:
-			t.maxLength = v
-		case 5:
-			t.precision = v
-		case 6:
-			t.scale = v
-		case 7:
-			var k, val string
-			err = fields(raw, func(num protowire.Number, _ protowire.Type, _ uint64, raw []byte) error {
-				switch num {
-				case 1:
-					k = string(raw)
-				case 2:
-					val = string(raw)
-				}
-				return nil
-			})
-			if t.attrs == nil {
-				t.attrs = map[string]string{}
-			}
-			t.attrs[k] = val
+func parseType(b []byte) (t orcType, err error) {
+	fieldName := func(_ protowire.Type, _ uint64, raw []byte) error {
+		t.fieldNames = append(t.fieldNames, string(raw))
+		return nil
+	}
+	attr := func(_ protowire.Type, _ uint64, raw []byte) error {
+		var k, val string
+		err := decode(raw, str(&k), str(&val))
+		if t.attrs == nil {
+			t.attrs = map[string]string{}
 		}
+		t.attrs[k] = val
 		return err
-	})
+	}
+	err = decode(b, u64(&t.kind), repeatedU64(&t.subtypes), fieldName, u64(&t.maxLength), u64(&t.precision), u64(&t.scale), attr)
 	return t, err
 }
 
-func parseStripeFooter(b []byte) (stripeFooter, error) {
-	var sf stripeFooter
-	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error {
-		switch num {
-		case 1:
-			var s stream
-			if err := fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, _ []byte) error {
-				switch num {
-				case 1:
-					s.kind = v
-				case 2:
-					s.column = v
-				case 3:
-					s.length = v
-				}
-				return nil
-			}); err != nil {
-				return fmt.Errorf("stream: %w", err)
-			}
-			sf.streams = append(sf.streams, s)
-		case 2:
-			var e encoding
-			if err := fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, _ []byte) error {
-				switch num {
-				case 1:
-					e.kind = v
-				case 2:
-					e.dictSize = v
-				}
-				return nil
-			}); err != nil {
-				return fmt.Errorf("column encoding: %w", err)
-			}
-			sf.encodings = append(sf.encodings, e)
-		case 3:
-			sf.timezone = string(raw)
-		case 4:
-			return fmt.Errorf("encrypted ORC stripes are not supported")
-		}
-		return nil
-	})
+func parseStripeFooter(b []byte) (sf stripeFooter, err error) {
+	err = decode(b,
+		appendParsed(&sf.streams, parseStream, named("stream")),
+		appendParsed(&sf.encodings, parseEncoding, named("column encoding")),
+		str(&sf.timezone),
+		refuse("encrypted ORC stripes are not supported"))
 	return sf, err
 }
 
+func parseStream(b []byte) (s stream, err error) {
+	err = decode(b, u64(&s.kind), u64(&s.column), u64(&s.length))
+	return s, err
+}
+
+func parseEncoding(b []byte) (e encoding, err error) {
+	err = decode(b, u64(&e.kind), u64(&e.dictSize))
+	return e, err
+}
+
 // parseMetadata returns the per-stripe column statistics.
-func parseMetadata(b []byte) ([][]colStats, error) {
-	var out [][]colStats
-	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error {
-		if num != 1 {
-			return nil
-		}
-		var cs []colStats
-		if err := fields(raw, func(num protowire.Number, _ protowire.Type, _ uint64, raw []byte) error {
-			if num != 1 {
-				return nil
-			}
-			s, err := parseColStats(raw)
-			if err != nil {
-				return err
-			}
-			cs = append(cs, s)
-			return nil
-		}); err != nil {
-			return fmt.Errorf("stripe statistics: %w", err)
-		}
-		out = append(out, cs)
-		return nil
-	})
+func parseMetadata(b []byte) (out [][]colStats, err error) {
+	stripe := func(b []byte) (cs []colStats, err error) {
+		err = decode(b, appendParsed(&cs, parseColStats, nil))
+		return cs, err
+	}
+	err = decode(b, appendParsed(&out, stripe, named("stripe statistics")))
 	return out, err
 }
 
-func zigzag64(v uint64) int64 { return protowire.DecodeZigZag(v) }
-
-func strPtr(raw []byte) *string { s := string(raw); return &s }
-
-func parseColStats(b []byte) (colStats, error) {
-	var s colStats
-	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error {
-		switch num {
-		case 1:
-			s.numValues, s.hasNumValues = v, true
-		case 2:
-			s.hasInt = true
-			return fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, _ []byte) error {
-				switch num {
-				case 1:
-					s.intMin, s.hasIntMin = zigzag64(v), true
-				case 2:
-					s.intMax, s.hasIntMax = zigzag64(v), true
-				}
-				return nil
-			})
-		case 3:
-			s.hasDouble = true
-			return fields(raw, func(num protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
-				if typ != protowire.Fixed64Type {
-					return nil
-				}
-				switch num {
-				case 1:
-					s.dblMin, s.hasDblMin = math.Float64frombits(v), true
-				case 2:
-					s.dblMax, s.hasDblMax = math.Float64frombits(v), true
-				}
-				return nil
-			})
-		case 4:
-			s.hasString = true
-			return fields(raw, func(num protowire.Number, _ protowire.Type, _ uint64, raw []byte) error {
-				switch num {
-				case 1:
-					s.strMin = strPtr(raw)
-				case 2:
-					s.strMax = strPtr(raw)
-				case 4:
-					s.strLower = strPtr(raw)
-				case 5:
-					s.strUpper = strPtr(raw)
-				}
-				return nil
-			})
-		case 5:
-			s.hasBucket = true
-			return fields(raw, func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error {
-				if num == 1 {
-					var err error
-					s.bucket, err = uints(s.bucket, typ, v, raw)
-					return err
-				}
-				return nil
-			})
-		case 6:
-			s.hasDecimal = true
-			return fields(raw, func(num protowire.Number, _ protowire.Type, _ uint64, raw []byte) error {
-				switch num {
-				case 1:
-					s.decMin = strPtr(raw)
-				case 2:
-					s.decMax = strPtr(raw)
-				}
-				return nil
-			})
-		case 7:
-			s.hasDate = true
-			return fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, _ []byte) error {
-				x := int32(zigzag64(v))
-				switch num {
-				case 1:
-					s.dateMin = &x
-				case 2:
-					s.dateMax = &x
-				}
-				return nil
-			})
-		case 9:
-			s.hasTimestamp = true
-			return fields(raw, func(num protowire.Number, _ protowire.Type, v uint64, _ []byte) error {
-				x := zigzag64(v)
-				switch num {
-				case 1:
-					s.tsMin = &x
-				case 2:
-					s.tsMax = &x
-				case 3:
-					s.tsMinUTC = &x
-				case 4:
-					s.tsMaxUTC = &x
-				case 5:
-					n := int32(v)
-					s.tsMinNanos = &n
-				case 6:
-					n := int32(v)
-					s.tsMaxNanos = &n
-				}
-				return nil
-			})
-		case 10:
-			h := v != 0
-			s.hasNull = &h
-		}
+func parseColStats(b []byte) (s colStats, err error) {
+	numValues := func(_ protowire.Type, v uint64, _ []byte) error {
+		s.numValues, s.hasNumValues = v, true
 		return nil
-	})
+	}
+	hasNull := func(_ protowire.Type, v uint64, _ []byte) error {
+		h := v != 0
+		s.hasNull = &h
+		return nil
+	}
+	err = decode(b, numValues,
+		message(&s.hasInt, sint64(&s.intMin, &s.hasIntMin), sint64(&s.intMax, &s.hasIntMax)),
+		message(&s.hasDouble, double(&s.dblMin, &s.hasDblMin), double(&s.dblMax, &s.hasDblMax)),
+		message(&s.hasString, strPtr(&s.strMin), strPtr(&s.strMax), nil, strPtr(&s.strLower), strPtr(&s.strUpper)),
+		message(&s.hasBucket, repeatedU64(&s.bucket)),
+		message(&s.hasDecimal, strPtr(&s.decMin), strPtr(&s.decMax)),
+		message(&s.hasDate, sintPtr(&s.dateMin), sintPtr(&s.dateMax)),
+		nil, // binary statistics: only a total length
+		message(&s.hasTimestamp, sintPtr(&s.tsMin), sintPtr(&s.tsMax), sintPtr(&s.tsMinUTC), sintPtr(&s.tsMaxUTC),
+			int32Ptr(&s.tsMinNanos), int32Ptr(&s.tsMaxNanos)),
+		hasNull)
 	return s, err
 }
 
@@ -520,31 +427,23 @@ type rowIndexEntry struct {
 }
 
 // parseRowIndex decodes a RowIndex message.
-func parseRowIndex(b []byte) ([]rowIndexEntry, error) {
-	var out []rowIndexEntry
-	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error {
-		if num != 1 {
-			return nil
-		}
+func parseRowIndex(b []byte) (out []rowIndexEntry, err error) {
+	entry := appendParsed(&out, parseRowIndexEntry, func(n int) string { return fmt.Sprintf("row index entry %d", n) })
+	err = decode(b, func(typ protowire.Type, v uint64, raw []byte) error {
 		if typ != protowire.BytesType {
 			return fmt.Errorf("row index entry with wire type %d", typ)
 		}
-		var e rowIndexEntry
-		if err := fields(raw, func(num protowire.Number, typ protowire.Type, v uint64, raw []byte) error {
-			var err error
-			switch num {
-			case 1:
-				e.positions, err = uints(e.positions, typ, v, raw)
-			case 2:
-				e.stats, err = parseColStats(raw)
-				e.hasStats = err == nil
-			}
-			return err
-		}); err != nil {
-			return fmt.Errorf("row index entry %d: %w", len(out), err)
-		}
-		out = append(out, e)
-		return nil
+		return entry(typ, v, raw)
 	})
 	return out, err
+}
+
+func parseRowIndexEntry(b []byte) (e rowIndexEntry, err error) {
+	stats := func(_ protowire.Type, _ uint64, raw []byte) (err error) {
+		e.stats, err = parseColStats(raw)
+		e.hasStats = err == nil
+		return err
+	}
+	err = decode(b, repeatedU64(&e.positions), stats)
+	return e, err
 }

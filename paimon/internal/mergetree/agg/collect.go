@@ -54,11 +54,8 @@ func (g *collectAgg) Add(a arrow.Array, i int) error {
 func (g *collectAgg) AddReversed(a arrow.Array, i int) error { return g.Add(a, i) }
 
 func (g *collectAgg) Retract(a arrow.Array, i int) error {
-	if !g.has || a.IsNull(i) {
-		return nil
-	}
-	ret := listElems(a, i)
-	if len(ret) == 0 {
+	ret, ok := g.retracted(a, i)
+	if !ok || len(ret) == 0 {
 		return nil
 	}
 	if g.t.Element.IsComposite() {

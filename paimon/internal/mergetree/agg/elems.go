@@ -117,6 +117,15 @@ func (n *nestedAcc) take(a arrow.Array, i int) (in []elemRef, fold bool) {
 	return listElems(a, i), true
 }
 
+// retracted reads value i of a for Retract; ok is false when there is
+// nothing to retract: a NULL accumulator or a NULL input.
+func (n *nestedAcc) retracted(a arrow.Array, i int) (ret []elemRef, ok bool) {
+	if !n.has || a.IsNull(i) {
+		return nil, false
+	}
+	return listElems(a, i), true
+}
+
 func (n *nestedAcc) Emit(w Writer) error {
 	if !n.has {
 		w.AppendNull()

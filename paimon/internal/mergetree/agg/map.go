@@ -60,11 +60,8 @@ func (g *mergeMapAgg) AddReversed(a arrow.Array, i int) error {
 }
 
 func (g *mergeMapAgg) Retract(a arrow.Array, i int) error {
-	if !g.has || a.IsNull(i) {
-		return nil
-	}
-	ret := listElems(a, i)
-	if len(ret) == 0 {
+	ret, ok := g.retracted(a, i)
+	if !ok || len(ret) == 0 {
 		return nil
 	}
 	return g.rehash(g.elems, func(e elemRef) bool {

@@ -131,32 +131,33 @@ func (g *nestedUpdateAgg) merge(acc, in []elemRef) ([]elemRef, error) {
 	return g.byKey(rows, nil)
 }
 
-func (g *nestedUpdateAgg) Add(a arrow.Array, i int) error {
-	in, fold := g.take(a, i)
-	if !fold {
-		return nil
-	}
-	rows, err := g.merge(g.elems, in)
-	g.elems = rows
-	return err
-}
+func (g *nestedUpdateAgg) Add(a arrow.Array, i int) error { return g.fold(a, i, false) }
 
 // AddReversed is FieldAggregator's default, agg(input, acc).
-func (g *nestedUpdateAgg) AddReversed(a arrow.Array, i int) error {
+func (g *nestedUpdateAgg) AddReversed(a arrow.Array, i int) error { return g.fold(a, i, true) }
+
+// fold merges value i of a into the accumulator: merge(acc, input), or
+// merge(input, acc) when reversed.
+func (g *nestedUpdateAgg) fold(a arrow.Array, i int, reversed bool) error {
 	in, fold := g.take(a, i)
 	if !fold {
 		return nil
 	}
-	rows, err := g.merge(in, g.elems)
+	acc, input := g.elems, in
+	if reversed {
+		acc, input = in, g.elems
+	}
+	rows, err := g.merge(acc, input)
 	g.elems = rows
 	return err
 }
 
 func (g *nestedUpdateAgg) Retract(a arrow.Array, i int) error {
-	if !g.has || a.IsNull(i) {
+	ret, ok := g.retracted(a, i)
+	if !ok {
 		return nil
 	}
-	ret := nonNull(listElems(a, i), math.MaxInt)
+	ret = nonNull(ret, math.MaxInt)
 	if len(g.keyIdx) > 0 {
 		drop := make([][]byte, len(ret))
 		for k, r := range ret {
@@ -194,22 +195,10 @@ func goValue(a arrow.Array, i int) (any, error) {
 		return nil, nil
 	}
 	switch x := a.(type) {
-	case *array.Boolean:
-		return x.Value(i), nil
-	case *array.Int8:
-		return x.Value(i), nil
-	case *array.Int16:
-		return x.Value(i), nil
-	case *array.Int32:
-		return x.Value(i), nil
-	case *array.Int64:
-		return x.Value(i), nil
-	case *array.Float32:
-		return x.Value(i), nil
-	case *array.Float64:
-		return x.Value(i), nil
-	case *array.String:
-		return x.Value(i), nil
+	case *array.Boolean, *array.Int8, *array.Int16, *array.Int32, *array.Int64,
+		*array.Float32, *array.Float64, *array.String:
+		// Arrow's own Go value of these is already binrow's.
+		return array.ValueAsAny(x, i), nil
 	case *array.Date32:
 		return types.DateValue(x.Value(i)), nil
 	case *array.Time32:

@@ -120,55 +120,5 @@ func Values(x, y any) (c int, ok bool) {
 	case y == nil:
 		return 1, true
 	}
-	switch a := x.(type) {
-	case bool:
-		b, ok := y.(bool)
-		if !ok {
-			return 0, false
-		}
-		switch {
-		case a == b:
-			return 0, true
-		case !a:
-			return -1, true
-		}
-		return 1, true
-	case int8:
-		b, ok := y.(int8)
-		return cmp.Compare(a, b), ok
-	case int16:
-		b, ok := y.(int16)
-		return cmp.Compare(a, b), ok
-	case int32:
-		b, ok := y.(int32)
-		return cmp.Compare(a, b), ok
-	case int64:
-		b, ok := y.(int64)
-		return cmp.Compare(a, b), ok
-	case float32:
-		b, ok := y.(float32)
-		return arith.CompareDouble(float64(a), float64(b)), ok
-	case float64:
-		b, ok := y.(float64)
-		return arith.CompareDouble(a, b), ok
-	case string:
-		b, ok := y.(string)
-		return cmp.Compare(a, b), ok
-	case []byte:
-		b, ok := y.([]byte)
-		return bytes.Compare(a, b), ok
-	case types.DecimalValue:
-		b, ok := y.(types.DecimalValue)
-		return a.Cmp(b), ok
-	case types.DateValue:
-		b, ok := y.(types.DateValue)
-		return cmp.Compare(a, b), ok
-	case types.TimeValue:
-		b, ok := y.(types.TimeValue)
-		return cmp.Compare(a, b), ok
-	case types.TimestampValue:
-		b, ok := y.(types.TimestampValue)
-		return a.Compare(b), ok
-	}
-	return 0, false
+	return types.CompareValues(x, y)
 }
