@@ -50,7 +50,8 @@ func groupField() *service.ConfigField {
 	).
 		Description("Share the table among replicas through a Kafka (or Redpanda) consumer group. Replicas with the same group name split a fixed number of slots, handed out by the group coordinator with the cooperative-sticky balancer; each slot keeps its progress in its own Paimon consumer, `<consumer_id>-slot-<n>`, so snapshot expiry protects every slot and Paimon's tools list them. A slot that moves is drained first: its owner stops reading it, waits for what it delivered to be acknowledged and stores its progress. The group coordinates only; the coordination topic `paimon.slots.<name>` (one partition per slot) holds no records. Needs `consumer_id`; excludes `shard`.").
 		Optional().
-		Advanced()
+		Advanced().
+		LintRule(`root = if this.`+kafkaconn.SeedBrokersName+`.or([]).length() == 0 { [ "group needs seed_brokers" ] }`)
 }
 
 // groupConfig is the parsed group field.
@@ -63,7 +64,10 @@ type groupConfig struct {
 }
 
 func readGroup(pc *service.ParsedConfig) (*groupConfig, error) {
-	if !pc.Contains(fieldGroup) {
+	// The group's defaulted fields make the object always present once
+	// parsed; its one required field says whether the user wrote it (the
+	// field's lint rule refuses a group without seed brokers).
+	if seeds, err := pc.FieldStringList(fieldGroup, kafkaconn.SeedBrokersName); err != nil || len(seeds) == 0 {
 		return nil, nil
 	}
 	g := pc.Namespace(fieldGroup)
@@ -72,16 +76,12 @@ func readGroup(pc *service.ParsedConfig) (*groupConfig, error) {
 		return nil, fmt.Errorf("field %s: %w", fieldGroup, err)
 	}
 	c := &groupConfig{Opts: opts}
-	if c.Name, err = g.FieldString(fieldGroupName); err != nil {
-		return nil, err
-	}
-	if c.Slots, err = g.FieldInt(fieldGroupSlots); err != nil {
-		return nil, err
-	}
-	if c.InstanceID, err = g.FieldString(fieldGroupInstanceID); err != nil {
-		return nil, err
-	}
-	if c.SessionTimeout, err = g.FieldDuration(fieldGroupSessionTimeout); err != nil {
+	var errs [4]error
+	c.Name, errs[0] = g.FieldString(fieldGroupName)
+	c.Slots, errs[1] = g.FieldInt(fieldGroupSlots)
+	c.InstanceID, errs[2] = g.FieldString(fieldGroupInstanceID)
+	c.SessionTimeout, errs[3] = g.FieldDuration(fieldGroupSessionTimeout)
+	if err := errors.Join(errs[:]...); err != nil {
 		return nil, err
 	}
 	return c, nil

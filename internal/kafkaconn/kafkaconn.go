@@ -5,6 +5,7 @@
 package kafkaconn
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -16,13 +17,20 @@ import (
 	"github.com/twmb/franz-go/pkg/sasl/scram"
 )
 
+// SeedBrokersName is the one required field: its presence says a config
+// holds a connection at all.
+const SeedBrokersName = fSeedBrokers
+
 // Field names (Connect's).
 const (
-	FieldSeedBrokers = "seed_brokers"
-	FieldClientID    = "client_id"
-	FieldTLS         = "tls"
-	FieldSASL        = "sasl"
+	fSeedBrokers = "seed_brokers"
+	fClientID    = "client_id"
+	fTLS         = "tls"
+	fSASL        = "sasl"
+)
 
+// The fields of one sasl entry.
+const (
 	fSASLMechanism = "mechanism"
 	fSASLUsername  = "username"
 	fSASLPassword  = "password"
@@ -32,7 +40,7 @@ const (
 
 // SeedBrokersField is the seed_brokers field.
 func SeedBrokersField() *service.ConfigField {
-	return service.NewStringListField(FieldSeedBrokers).
+	return service.NewStringListField(fSeedBrokers).
 		Description("Broker addresses to bootstrap from. An item may hold several addresses separated by commas.").
 		Example([]string{"localhost:9092"}).
 		Example([]string{"foo:9092", "bar:9092"}).
@@ -41,18 +49,18 @@ func SeedBrokersField() *service.ConfigField {
 
 // ClientIDField is the client_id field with its default.
 func ClientIDField(def string) *service.ConfigField {
-	return service.NewStringField(FieldClientID).
+	return service.NewStringField(fClientID).
 		Description("The client id announced to the brokers.").
 		Default(def).
 		Advanced()
 }
 
 // TLSField is the tls field.
-func TLSField() *service.ConfigField { return service.NewTLSToggledField(FieldTLS) }
+func TLSField() *service.ConfigField { return service.NewTLSToggledField(fTLS) }
 
 // SASLField is the sasl field.
 func SASLField() *service.ConfigField {
-	return service.NewObjectListField(FieldSASL,
+	return service.NewObjectListField(fSASL,
 		service.NewStringAnnotatedEnumField(fSASLMechanism, map[string]string{
 			"none":          "No authentication.",
 			"PLAIN":         "Plain text username and password.",
@@ -73,7 +81,7 @@ func SASLField() *service.ConfigField {
 // Seeds returns the seed brokers, comma-separated items split; at least
 // one is required.
 func Seeds(conf *service.ParsedConfig) ([]string, error) {
-	brokers, err := conf.FieldStringList(FieldSeedBrokers)
+	brokers, err := conf.FieldStringList(fSeedBrokers)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +94,7 @@ func Seeds(conf *service.ParsedConfig) ([]string, error) {
 		}
 	}
 	if len(seeds) == 0 {
-		return nil, fmt.Errorf("%s: at least one seed broker is required", FieldSeedBrokers)
+		return nil, fmt.Errorf("%s: at least one seed broker is required", fSeedBrokers)
 	}
 	return seeds, nil
 }
@@ -99,75 +107,75 @@ func Opts(conf *service.ParsedConfig) ([]kgo.Opt, error) {
 		return nil, err
 	}
 	opts := []kgo.Opt{kgo.SeedBrokers(seeds...)}
-	clientID, err := conf.FieldString(FieldClientID)
-	if err != nil {
-		return nil, err
+	r := fields{conf: conf}
+	if id := r.str(fClientID); id != "" {
+		opts = append(opts, kgo.ClientID(id))
 	}
-	if clientID != "" {
-		opts = append(opts, kgo.ClientID(clientID))
-	}
-	tlsConf, tlsOn, err := conf.FieldTLSToggled(FieldTLS)
-	if err != nil {
+	tlsConf, tlsOn, err := conf.FieldTLSToggled(fTLS)
+	if err = errors.Join(r.err, err); err != nil {
 		return nil, err
 	}
 	if tlsOn {
 		opts = append(opts, kgo.DialTLSConfig(tlsConf))
 	}
-	mechs, err := saslMechanisms(conf)
-	if err != nil {
-		return nil, err
+	if !conf.Contains(fSASL) {
+		return opts, nil
 	}
+	mechs, err := saslMechanisms(conf)
 	if len(mechs) > 0 {
 		opts = append(opts, kgo.SASL(mechs...))
 	}
-	return opts, nil
+	return opts, err
+}
+
+// fields reads string fields until the first error, which it keeps: a
+// config read as a list of values, with one error check at the end.
+type fields struct {
+	conf *service.ParsedConfig
+	err  error
+}
+
+func (f *fields) str(name string) string {
+	if f.err != nil {
+		return ""
+	}
+	v, err := f.conf.FieldString(name)
+	f.err = err
+	return v
 }
 
 func saslMechanisms(conf *service.ParsedConfig) ([]sasl.Mechanism, error) {
-	if !conf.Contains(FieldSASL) {
-		return nil, nil
-	}
-	list, err := conf.FieldObjectList(FieldSASL)
+	list, err := conf.FieldObjectList(fSASL)
 	if err != nil {
 		return nil, err
 	}
 	var out []sasl.Mechanism
 	for i, c := range list {
-		mech, err := c.FieldString(fSASLMechanism)
-		if err != nil {
-			return nil, err
-		}
-		user, err := c.FieldString(fSASLUsername)
-		if err != nil {
-			return nil, err
-		}
-		pass, err := c.FieldString(fSASLPassword)
-		if err != nil {
-			return nil, err
-		}
+		r := fields{conf: c}
+		mech, user, pass := r.str(fSASLMechanism), r.str(fSASLUsername), r.str(fSASLPassword)
+		var m sasl.Mechanism
 		switch mech {
 		case "", "none":
-			continue
 		case "PLAIN":
-			out = append(out, plain.Auth{User: user, Pass: pass}.AsMechanism())
+			m = plain.Auth{User: user, Pass: pass}.AsMechanism()
 		case "SCRAM-SHA-256":
-			out = append(out, scram.Auth{User: user, Pass: pass}.AsSha256Mechanism())
+			m = scram.Auth{User: user, Pass: pass}.AsSha256Mechanism()
 		case "SCRAM-SHA-512":
-			out = append(out, scram.Auth{User: user, Pass: pass}.AsSha512Mechanism())
+			m = scram.Auth{User: user, Pass: pass}.AsSha512Mechanism()
 		case "OAUTHBEARER":
-			tok, err := c.FieldString(fSASLToken)
-			if err != nil {
-				return nil, err
-			}
 			var ext map[string]string
-			if c.Contains(fSASLExt) {
-				if ext, err = c.FieldStringMap(fSASLExt); err != nil {
-					return nil, err
-				}
+			if c.Contains(fSASLExt) && r.err == nil {
+				ext, r.err = c.FieldStringMap(fSASLExt)
 			}
-			out = append(out, oauth.Auth{Token: tok, Extensions: ext}.AsMechanism())
+			m = oauth.Auth{Token: r.str(fSASLToken), Extensions: ext}.AsMechanism()
 		default:
-			return nil, fmt.Errorf("%s[%d].%s: unsupported mechanism %q (none, PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER)", FieldSASL, i, fSASLMechanism, mech)
+			r.err = errors.Join(r.err, fmt.Errorf("%s[%d].%s: unsupported mechanism %q (none, PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER)", fSASL, i, fSASLMechanism, mech))
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		if m != nil {
+			out = append(out, m)
 		}
 	}
 	return out, nil

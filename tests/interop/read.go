@@ -2,16 +2,13 @@ package interop
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv/canon"
 	"github.com/connect-paimon/connect-paimon/paimon"
-	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 )
 
 // ReadCase reads one case through cat (branch, snapshot, projection and
@@ -19,11 +16,7 @@ import (
 // compare with the case's expected file. Every suite that replays cases
 // (local, object stores) reads them the same way.
 func ReadCase(ctx context.Context, cat *paimon.Catalog, c Case) ([]string, error) {
-	var opts []paimon.TableOption
-	if c.Branch != "" {
-		opts = append(opts, paimon.WithBranch(c.Branch))
-	}
-	tbl, err := cat.GetTable(ctx, c.Table, opts...)
+	tbl, err := caseTable(ctx, cat, c)
 	if err != nil {
 		return nil, err
 	}
@@ -46,74 +39,13 @@ func ReadCase(ctx context.Context, cat *paimon.Catalog, c Case) ([]string, error
 	return ReadSplits(ctx, rb.NewRead(), plan.Splits)
 }
 
-// ReadCaseAsStream reads a time-travel case (c.Snapshot set) the way the input and `paimon
-// tail` do: a stream from snapshot N in full that ends at N, with the filter as text. It reads
-// exactly what ReadCase reads, in the snapshot's schema.
-func ReadCaseAsStream(ctx context.Context, cat *paimon.Catalog, c Case) ([]string, error) {
+// caseTable opens the table (and branch) a case reads.
+func caseTable(ctx context.Context, cat *paimon.Catalog, c Case) (*paimon.Table, error) {
 	var opts []paimon.TableOption
 	if c.Branch != "" {
 		opts = append(opts, paimon.WithBranch(c.Branch))
 	}
-	tbl, err := cat.GetTable(ctx, c.Table, opts...)
-	if err != nil {
-		return nil, err
-	}
-	cfg := paimon.StreamConfig{StartMode: paimon.StartFromSnapshotFull, StartSnapshot: *c.Snapshot, EndSnapshot: *c.Snapshot, Columns: c.Projection}
-	if c.Filter != nil {
-		cfg.Filter = *c.Filter
-	}
-	sc, rd, err := tbl.NewStreamingScan(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	var lines []string
-	for {
-		p, err := sc.Next(ctx)
-		if errors.Is(err, io.EOF) {
-			sortLines(lines)
-			return lines, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		l, err := ReadSplits(ctx, rd, p.Splits)
-		if err != nil {
-			return nil, err
-		}
-		lines = append(lines, l...)
-	}
-}
-
-// ReadCaseWithBuiltFilter reads a filtered case with the filter built as a library user builds
-// one, against the table's current fields (predicate.Parse on tbl.Schema()), so that the read
-// must find its columns by name in the snapshot's schema. ok is false when the filter does not
-// build against the current fields (a literal of a type the column no longer has).
-func ReadCaseWithBuiltFilter(ctx context.Context, cat *paimon.Catalog, c Case) (lines []string, ok bool, err error) {
-	var opts []paimon.TableOption
-	if c.Branch != "" {
-		opts = append(opts, paimon.WithBranch(c.Branch))
-	}
-	tbl, err := cat.GetTable(ctx, c.Table, opts...)
-	if err != nil {
-		return nil, false, err
-	}
-	p, err := predicate.Parse(*c.Filter, tbl.Schema().Fields)
-	if err != nil {
-		return nil, false, nil
-	}
-	rb := tbl.NewReadBuilder().WithFilter(p)
-	if c.Snapshot != nil {
-		rb = rb.WithSnapshot(*c.Snapshot)
-	}
-	if c.Projection != nil {
-		rb = rb.WithProjection(c.Projection...)
-	}
-	plan, err := rb.Plan(ctx)
-	if err != nil {
-		return nil, true, fmt.Errorf("plan: %w", err)
-	}
-	lines, err = ReadSplits(ctx, rb.NewRead(), plan.Splits)
-	return lines, true, err
+	return cat.GetTable(ctx, c.Table, opts...)
 }
 
 // ReadSplits reads every split with rd and returns the sorted canonical JSON lines of all

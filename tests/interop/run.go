@@ -2,13 +2,16 @@ package interop
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"testing"
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
+	"github.com/connect-paimon/connect-paimon/paimon/predicate"
 )
 
 // CheckedAlloc is the catalog option every interop suite opens its catalogs
@@ -102,4 +105,70 @@ func describe(c Case) string {
 		s += " filter " + *c.Filter
 	}
 	return s
+}
+
+// The other two ways to ask for a time-travel case's rows: the filter built on the table's
+// current schema, and a stream bounded to the snapshot. RunCases checks both against the
+// oracle too.
+
+// ReadCaseAsStream reads a time-travel case (c.Snapshot set) the way the input and `paimon
+// tail` do: a stream from snapshot N in full that ends at N, with the filter as text. It reads
+// exactly what ReadCase reads, in the snapshot's schema.
+func ReadCaseAsStream(ctx context.Context, cat *paimon.Catalog, c Case) ([]string, error) {
+	tbl, err := caseTable(ctx, cat, c)
+	if err != nil {
+		return nil, err
+	}
+	cfg := paimon.StreamConfig{StartMode: paimon.StartFromSnapshotFull, StartSnapshot: *c.Snapshot, EndSnapshot: *c.Snapshot, Columns: c.Projection}
+	if c.Filter != nil {
+		cfg.Filter = *c.Filter
+	}
+	sc, rd, err := tbl.NewStreamingScan(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	for {
+		p, err := sc.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			sortLines(lines)
+			return lines, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		l, err := ReadSplits(ctx, rd, p.Splits)
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, l...)
+	}
+}
+
+// ReadCaseWithBuiltFilter reads a filtered case with the filter built as a library user builds
+// one, against the table's current fields (predicate.Parse on tbl.Schema()), so that the read
+// must find its columns by name in the snapshot's schema. ok is false when the filter does not
+// build against the current fields (a literal of a type the column no longer has).
+func ReadCaseWithBuiltFilter(ctx context.Context, cat *paimon.Catalog, c Case) (lines []string, ok bool, err error) {
+	tbl, err := caseTable(ctx, cat, c)
+	if err != nil {
+		return nil, false, err
+	}
+	p, err := predicate.Parse(*c.Filter, tbl.Schema().Fields)
+	if err != nil {
+		return nil, false, nil
+	}
+	rb := tbl.NewReadBuilder().WithFilter(p)
+	if c.Snapshot != nil {
+		rb = rb.WithSnapshot(*c.Snapshot)
+	}
+	if c.Projection != nil {
+		rb = rb.WithProjection(c.Projection...)
+	}
+	plan, err := rb.Plan(ctx)
+	if err != nil {
+		return nil, true, fmt.Errorf("plan: %w", err)
+	}
+	lines, err = ReadSplits(ctx, rb.NewRead(), plan.Splits)
+	return lines, true, err
 }

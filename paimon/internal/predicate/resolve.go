@@ -45,37 +45,19 @@ func Follow(p *Predicate, fields []types.DataField) (*Predicate, error) {
 }
 
 func rebind(p *Predicate, fields []types.DataField, find func(*Predicate) (int, error)) (*Predicate, error) {
-	if p == nil {
-		return nil, nil
-	}
-	switch p.op {
-	case And, Or:
-		kids := make([]*Predicate, len(p.children))
-		for i, c := range p.children {
-			r, err := rebind(c, fields, find)
-			if err != nil {
-				return nil, err
-			}
-			kids[i] = r
+	return mapLeaves(p, func(l *Predicate) (*Predicate, error) {
+		i, err := find(l)
+		if err != nil || i < 0 {
+			return l, err
 		}
-		return &Predicate{op: p.op, index: -1, children: kids}, nil
-	case AlwaysTrue, AlwaysFalse:
-		return p, nil
-	}
-	i, err := find(p)
-	if err != nil {
-		return nil, err
-	}
-	if i < 0 {
-		return p, nil
-	}
-	f := fields[i]
-	if f.Type.WithNullable(true).String() == p.field.Type.WithNullable(true).String() {
-		q := *p
+		f := fields[i]
+		if !sameType(f.Type, l.field.Type) {
+			return retype(l, fields, f)
+		}
+		q := *l
 		q.index, q.field = i, f
 		return &q, nil
-	}
-	return retype(p, fields, f)
+	})
 }
 
 // retype builds leaf p again on field f of another type, through the

@@ -52,6 +52,28 @@ func PartitionPart(p *Predicate, partitionFields []types.DataField) *Predicate {
 // other type and comparing them would be wrong; callers evaluate such
 // predicates after casting the data instead.
 func Remap(p *Predicate, fields []types.DataField) (*Predicate, error) {
+	return mapLeaves(p, func(l *Predicate) (*Predicate, error) {
+		i := typeutil.FieldByID(fields, l.field.ID)
+		if i < 0 {
+			c := &Predicate{op: AlwaysFalse, index: -1}
+			if l.testValue(nil) {
+				c.op = AlwaysTrue
+			}
+			return c, nil
+		}
+		f := fields[i]
+		if !sameType(f.Type, l.field.Type) {
+			return nil, fmt.Errorf("remap predicate on column %q (id %d): type changed from %s to %s", l.field.Name, l.field.ID, l.field.Type, f.Type)
+		}
+		q := *l
+		q.index, q.field = i, f
+		return &q, nil
+	})
+}
+
+// mapLeaves rebuilds p with every leaf replaced by f's result; And and Or
+// keep their shape and the constants stay.
+func mapLeaves(p *Predicate, f func(leaf *Predicate) (*Predicate, error)) (*Predicate, error) {
 	if p == nil {
 		return nil, nil
 	}
@@ -59,7 +81,7 @@ func Remap(p *Predicate, fields []types.DataField) (*Predicate, error) {
 	case And, Or:
 		kids := make([]*Predicate, len(p.children))
 		for i, c := range p.children {
-			r, err := Remap(c, fields)
+			r, err := mapLeaves(c, f)
 			if err != nil {
 				return nil, err
 			}
@@ -69,20 +91,11 @@ func Remap(p *Predicate, fields []types.DataField) (*Predicate, error) {
 	case AlwaysTrue, AlwaysFalse:
 		return p, nil
 	}
-	i := typeutil.FieldByID(fields, p.field.ID)
-	if i < 0 {
-		c := &Predicate{op: AlwaysFalse, index: -1}
-		if p.testValue(nil) {
-			c.op = AlwaysTrue
-		}
-		return c, nil
-	}
-	f := fields[i]
-	if f.Type.WithNullable(true).String() != p.field.Type.WithNullable(true).String() {
-		return nil, fmt.Errorf("remap predicate on column %q (id %d): type changed from %s to %s", p.field.Name, p.field.ID, p.field.Type, f.Type)
-	}
-	q := *p
-	q.index = i
-	q.field = f
-	return &q, nil
+	return f(p)
+}
+
+// sameType compares column types, nullability aside: literals of one fit
+// the other.
+func sameType(a, b types.DataType) bool {
+	return a.WithNullable(true).String() == b.WithNullable(true).String()
 }
