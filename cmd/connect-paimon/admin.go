@@ -61,11 +61,14 @@ func adminCommands(sio stdio) []*cli.Command {
 	return []*cli.Command{{
 		Name:  "paimon",
 		Usage: "Discover, inspect and administer Apache Paimon tables (databases, tables, describe, files, consumers, snapshots, tail)",
-		Description: `Every subcommand addresses a warehouse with --warehouse and, but databases and
-tables, one table with --table (db.table; describe and files also take it as
-their argument), optionally --branch, plus storage flags for object stores
-(--region, --s3-endpoint, --s3-force-path-style, --access-key-id, ...).
-Flags may follow positional arguments: "consumers reset ID --next 5".`,
+		Description: `Every subcommand takes the same flags for the same things:
+  --warehouse/-w          the warehouse (a path or URL; the warehouse name with --catalog-uri)
+  --catalog-uri, ...      Paimon's REST catalog instead of a warehouse path
+  --region, ...           storage flags for object stores
+  DATABASE.TABLE          the table, as the first argument or --table/-t (all but databases and tables)
+  --branch                the table's branch (default main)
+  --format table|json     a table for people (default) or JSON for scripts (--json is short for --format json)
+Flags may follow positional arguments: "consumers reset demo.orders ID --next 5".`,
 		Before: func(c *cli.Context) error {
 			// Help and usage errors of the subtree go where the commands
 			// write, not to the app's process-wide writers.
@@ -113,9 +116,9 @@ func tableFlags() []cli.Flag {
 }
 
 // tableJSONFlags are the flags of an admin command on one table: the table
-// flags, the command's own, and --json last.
+// flags, the command's own, and the output format last.
 func tableJSONFlags(extra ...cli.Flag) []cli.Flag {
-	return append(append(tableFlags(), extra...), &cli.BoolFlag{Name: flagJSON, Usage: "print JSON instead of a table"})
+	return withFormatFlag(append(tableFlags(), extra...))
 }
 
 // storageOptions maps the storage flags to objstore.Options. The CLI spells
@@ -187,16 +190,13 @@ type openedTable struct {
 // Close closes the catalog's storage client.
 func (o *openedTable) Close() { _ = o.cat.Close() }
 
-// openTable opens the table the flags address. Errors name the table and
-// the warehouse, because the warehouse may come from the environment.
-func openTable(ctx context.Context, c *cli.Context) (*openedTable, error) {
-	wh, name := c.String(flagWarehouse), c.String(flagTable)
+// openCatalog opens the warehouse (or REST catalog) the flags address:
+// the one way every subcommand opens it.
+func openCatalog(ctx context.Context, c *cli.Context) (*paimon.Catalog, error) {
+	wh := c.String(flagWarehouse)
 	rest := c.String(flagCatalogURI) != ""
 	if wh == "" && !rest {
 		return nil, fmt.Errorf("--%s is required (or PAIMON_WAREHOUSE)", flagWarehouse)
-	}
-	if name == "" {
-		return nil, fmt.Errorf("--%s is required (or PAIMON_TABLE)", flagTable)
 	}
 	opts, err := storageOptions(c)
 	if err != nil {
@@ -208,7 +208,17 @@ func openTable(ctx context.Context, c *cli.Context) (*openedTable, error) {
 			"uri": c.String(flagCatalogURI), "token": c.String(flagCatalogToken), "token.provider": c.String(flagCatalogProvider),
 		}))
 	}
-	cat, err := paimon.OpenCatalog(ctx, wh, copts...)
+	return paimon.OpenCatalog(ctx, wh, copts...)
+}
+
+// openTable opens the table the flags address. Errors name the table and
+// the warehouse, because the warehouse may come from the environment.
+func openTable(ctx context.Context, c *cli.Context) (*openedTable, error) {
+	name := c.String(flagTable)
+	if name == "" {
+		return nil, fmt.Errorf("%s needs a table: DATABASE.TABLE as its first argument, or --%s (or PAIMON_TABLE)", commandPath(c), flagTable)
+	}
+	cat, err := openCatalog(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +234,7 @@ func openTable(ctx context.Context, c *cli.Context) (*openedTable, error) {
 			hint = suggest(ctx, cat, name, false)
 		}
 		out.Close()
-		return nil, fmt.Errorf("table %s in warehouse %s: %w%s", name, wh, err, hint)
+		return nil, fmt.Errorf("table %s in warehouse %s: %w%s", name, c.String(flagWarehouse), err, hint)
 	}
 	out.tbl = tbl
 	return out, nil
@@ -288,6 +298,10 @@ func interspersed(c *cli.Context) ([]string, error) {
 			return nil, errHelpShown
 		}
 	}
+	// Every subcommand's output format, checked before anything is opened.
+	if _, err := outputFormat(c); err != nil {
+		return nil, err
+	}
 	return pos, nil
 }
 
@@ -320,7 +334,8 @@ func commandPath(c *cli.Context) string {
 	return strings.Join(names, " ")
 }
 
-// exactArgs checks the positional argument count, naming what is expected.
+// exactArgs checks the positional argument count of a command that takes
+// no table, naming what is expected.
 func exactArgs(c *cli.Context, n int, what string) ([]string, error) {
 	pos, err := interspersed(c)
 	if err != nil {
@@ -331,6 +346,32 @@ func exactArgs(c *cli.Context, n int, what string) ([]string, error) {
 			return nil, fmt.Errorf("%s takes no arguments, got %q", commandPath(c), pos)
 		}
 		return nil, fmt.Errorf("%s needs %s, got %d arguments %q", commandPath(c), what, len(pos), pos)
+	}
+	return pos, nil
+}
+
+// tableArgs checks the positional arguments of a command on one table: the
+// table (DATABASE.TABLE) may come first, else it is --table; n arguments
+// (what) follow it.
+func tableArgs(c *cli.Context, n int, what string) ([]string, error) {
+	pos, err := interspersed(c)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) == n+1 {
+		if t := c.String(flagTable); c.IsSet(flagTable) && t != pos[0] {
+			return nil, fmt.Errorf("%s: table %q and --%s %q disagree", commandPath(c), pos[0], flagTable, t)
+		}
+		if err := c.Set(flagTable, pos[0]); err != nil {
+			return nil, err
+		}
+		pos = pos[1:]
+	}
+	if len(pos) != n {
+		if n == 0 {
+			return nil, fmt.Errorf("%s takes one argument, the table DATABASE.TABLE (or --%s), got %d arguments %q", commandPath(c), flagTable, len(pos), pos)
+		}
+		return nil, fmt.Errorf("%s needs %s: %s %s (the table as the first argument or --%s), got %d arguments %q", commandPath(c), what, commandPath(c), c.Command.ArgsUsage, flagTable, len(pos), pos)
 	}
 	return pos, nil
 }
@@ -350,22 +391,23 @@ func consumersCommand(sio stdio) *cli.Command {
 		Usage: "List, read, move and delete the table's consumers (consumer/consumer-<id> files)",
 		Subcommands: []*cli.Command{
 			{
-				Name:   "list",
-				Usage:  "List every consumer and its next snapshot",
+				Name:      "list",
+				Usage:     "List every consumer and its next snapshot",
+				ArgsUsage: "[DATABASE.TABLE]",
 				Flags:  tableJSONFlags(),
 				Action: action(sio, consumersList),
 			},
 			{
 				Name:      "get",
 				Usage:     "Print one consumer's next snapshot",
-				ArgsUsage: "ID",
+				ArgsUsage: "[DATABASE.TABLE] ID",
 				Flags:     tableJSONFlags(),
 				Action:    action(sio, consumersGet),
 			},
 			{
 				Name:      "reset",
 				Usage:     "Set a consumer's next snapshot (creates the consumer); the snapshot must exist unless --force",
-				ArgsUsage: "ID --next N",
+				ArgsUsage: "[DATABASE.TABLE] ID --next N",
 				Flags: tableJSONFlags(
 					&cli.Int64Flag{Name: "next", Usage: "the snapshot the consumer reads next"},
 					&cli.BoolFlag{Name: "force", Usage: "write the position even if snapshot N does not exist (yet, or any more)"},
@@ -375,13 +417,14 @@ func consumersCommand(sio stdio) *cli.Command {
 			{
 				Name:      "delete",
 				Usage:     "Delete a consumer, releasing the snapshots it held",
-				ArgsUsage: "ID",
+				ArgsUsage: "[DATABASE.TABLE] ID",
 				Flags:     tableJSONFlags(),
 				Action:    action(sio, consumersDelete),
 			},
 			{
-				Name:  "expire",
-				Usage: "Delete consumers not written since a time (what writers do with consumer.expiration-time)",
+				Name:      "expire",
+				Usage:     "Delete consumers not written since a time (what writers do with consumer.expiration-time)",
+				ArgsUsage: "[DATABASE.TABLE]",
 				Flags: tableJSONFlags(
 					&cli.StringFlag{Name: "before", Usage: "delete consumers last written before this RFC 3339 time"},
 					&cli.DurationFlag{Name: "older-than", Usage: "delete consumers last written longer ago than this"},
@@ -389,8 +432,9 @@ func consumersCommand(sio stdio) *cli.Command {
 				Action: action(sio, consumersExpire),
 			},
 			{
-				Name:  "clear",
-				Usage: "Delete the consumers whose id fully matches --including and not --excluding (Java's clear_consumers)",
+				Name:      "clear",
+				Usage:     "Delete the consumers whose id fully matches --including and not --excluding (Java's clear_consumers)",
+				ArgsUsage: "[DATABASE.TABLE]",
 				Flags: tableJSONFlags(
 					&cli.StringFlag{Name: "including", Usage: "regular expression (RE2, full match) of the ids to delete"},
 					&cli.StringFlag{Name: "excluding", Usage: "regular expression (RE2, full match) of the ids to keep"},
@@ -403,7 +447,7 @@ func consumersCommand(sio stdio) *cli.Command {
 }
 
 func consumersList(c *cli.Context, sio stdio) error {
-	if _, err := exactArgs(c, 0, ""); err != nil {
+	if _, err := tableArgs(c, 0, ""); err != nil {
 		return err
 	}
 	ot, err := openTable(c.Context, c)
@@ -424,7 +468,7 @@ func consumersList(c *cli.Context, sio stdio) error {
 	for i, id := range ids {
 		rows[i] = consumerJSON{ConsumerID: id, NextSnapshotID: all[id]}
 	}
-	if c.Bool(flagJSON) {
+	if wantJSON(c) {
 		return writeJSON(sio.out, rows)
 	}
 	return writeConsumerTable(sio.out, rows)
@@ -446,7 +490,7 @@ func consumerArg(c *cli.Context, extra string) (string, error) {
 	if extra != "" {
 		what += " " + extra
 	}
-	pos, err := exactArgs(c, 1, what)
+	pos, err := tableArgs(c, 1, what)
 	if err != nil {
 		return "", err
 	}
@@ -474,7 +518,7 @@ func consumersGet(c *cli.Context, sio stdio) error {
 		return fmt.Errorf("table %s: consumer %q does not exist", ot.tbl.Name(), id)
 	}
 	row := consumerJSON{ConsumerID: id, NextSnapshotID: cons.NextSnapshot}
-	if c.Bool(flagJSON) {
+	if wantJSON(c) {
 		return writeJSON(sio.out, row)
 	}
 	return writeConsumerTable(sio.out, []consumerJSON{row})
@@ -516,7 +560,7 @@ func consumersReset(c *cli.Context, sio stdio) error {
 		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
 	}
 	row := consumerJSON{ConsumerID: id, NextSnapshotID: next}
-	if c.Bool(flagJSON) {
+	if wantJSON(c) {
 		return writeJSON(sio.out, row)
 	}
 	return writeConsumerTable(sio.out, []consumerJSON{row})
@@ -564,7 +608,7 @@ func consumersDelete(c *cli.Context, sio stdio) error {
 }
 
 func consumersExpire(c *cli.Context, sio stdio) error {
-	if _, err := exactArgs(c, 0, ""); err != nil {
+	if _, err := tableArgs(c, 0, ""); err != nil {
 		return err
 	}
 	var before time.Time
@@ -599,7 +643,7 @@ func consumersExpire(c *cli.Context, sio stdio) error {
 }
 
 func consumersClear(c *cli.Context, sio stdio) error {
-	if _, err := exactArgs(c, 0, ""); err != nil {
+	if _, err := tableArgs(c, 0, ""); err != nil {
 		return err
 	}
 	var incl, excl *regexp.Regexp
@@ -640,7 +684,7 @@ func writeDeleted(c *cli.Context, sio stdio, ids []string) error {
 	if ids == nil {
 		ids = []string{}
 	}
-	if c.Bool(flagJSON) {
+	if wantJSON(c) {
 		return writeJSON(sio.out, map[string][]string{"deleted": ids})
 	}
 	tw := newTable(sio.out)
@@ -667,8 +711,9 @@ type snapshotJSON struct {
 
 func snapshotsCommand(sio stdio) *cli.Command {
 	return &cli.Command{
-		Name:  "snapshots",
-		Usage: "List the table's snapshots: id, commit kind, commit time, records, schema",
+		Name:      "snapshots",
+		Usage:     "List the table's snapshots: id, commit kind, commit time, records, schema",
+		ArgsUsage: "[DATABASE.TABLE]",
 		Flags: tableJSONFlags(
 			&cli.IntFlag{Name: "limit", Usage: "show only the newest N snapshots, 0 for all"},
 		),
@@ -677,7 +722,7 @@ func snapshotsCommand(sio stdio) *cli.Command {
 }
 
 func snapshotsList(c *cli.Context, sio stdio) error {
-	if _, err := exactArgs(c, 0, ""); err != nil {
+	if _, err := tableArgs(c, 0, ""); err != nil {
 		return err
 	}
 	limit := c.Int("limit")
@@ -715,7 +760,7 @@ func snapshotsList(c *cli.Context, sio stdio) error {
 			SchemaID:         s.SchemaID,
 		})
 	}
-	if c.Bool(flagJSON) {
+	if wantJSON(c) {
 		return writeJSON(sio.out, rows)
 	}
 	tw := newTable(sio.out)

@@ -138,7 +138,8 @@ func TestSnapshots(t *testing.T) {
 	mustFail(t, "--limit must not be negative", append(base, "--limit", "-1")...)
 	mustFail(t, "table demo.missing in warehouse "+fixtureWarehouse, "paimon", "snapshots", "-w", fixtureWarehouse, "-t", "demo.missing")
 	mustFail(t, "--warehouse is required", "paimon", "snapshots", "-t", "demo.orders")
-	mustFail(t, "takes no arguments", append(base, "extra")...)
+	mustFail(t, `table "extra" and --table "demo.orders" disagree`, append(base, "extra")...)
+	mustFail(t, "takes one argument, the table DATABASE.TABLE (or --table)", "paimon", "snapshots", "-w", fixtureWarehouse, "demo.orders", "extra")
 }
 
 func TestConsumers(t *testing.T) {

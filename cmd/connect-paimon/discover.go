@@ -33,13 +33,25 @@ func catalogFlags() []cli.Flag {
 	return out
 }
 
+// withFormatFlag adds the output format flags every subcommand has:
+// --format table|json, and --json, short for --format json (hidden: one
+// spelling is documented).
 func withFormatFlag(flags []cli.Flag) []cli.Flag {
-	return append(flags, &cli.StringFlag{Name: flagFormat, Value: "table", Usage: "output format: `table` or json"})
+	return append(flags,
+		&cli.StringFlag{Name: flagFormat, Value: "table", Usage: "output format: `table` (for people) or json (for scripts)"},
+		&cli.BoolFlag{Name: flagJSON, Hidden: true, Usage: "same as --format json"})
 }
 
-// outputFormat reads --format.
+// outputFormat reads --format and --json.
 func outputFormat(c *cli.Context) (jsonOut bool, err error) {
-	switch f := c.String(flagFormat); f {
+	f := c.String(flagFormat)
+	if c.Bool(flagJSON) {
+		if c.IsSet(flagFormat) && f != "json" {
+			return false, fmt.Errorf("--%s is short for --%s json, not --%s %s: give one of them", flagJSON, flagFormat, flagFormat, f)
+		}
+		return true, nil
+	}
+	switch f {
 	case "table", "":
 		return false, nil
 	case "json":
@@ -47,6 +59,12 @@ func outputFormat(c *cli.Context) (jsonOut bool, err error) {
 	default:
 		return false, fmt.Errorf("--%s %q: want table or json", flagFormat, f)
 	}
+}
+
+// wantJSON is outputFormat once interspersed has checked it.
+func wantJSON(c *cli.Context) bool {
+	j, _ := outputFormat(c)
+	return j
 }
 
 func discoveryCommands(sio stdio) []*cli.Command {
@@ -67,14 +85,14 @@ func discoveryCommands(sio stdio) []*cli.Command {
 		{
 			Name:      "describe",
 			Usage:     "Show a table: columns with field ids and types, primary and partition keys, bucket mode, file format, options, latest snapshot, consumers",
-			ArgsUsage: "DATABASE.TABLE",
+			ArgsUsage: "[DATABASE.TABLE]",
 			Flags:     withFormatFlag(tableFlags()),
 			Action:    action(sio, describeRun),
 		},
 		{
 			Name:      "files",
 			Usage:     "List the live data files of a snapshot (default the latest): partition, bucket, level, rows, size",
-			ArgsUsage: "DATABASE.TABLE",
+			ArgsUsage: "[DATABASE.TABLE]",
 			Flags: withFormatFlag(append(tableFlags(),
 				&cli.Int64Flag{Name: "snapshot-id", Usage: "the snapshot whose files to list (default the latest)"})),
 			Action: action(sio, filesRun),
@@ -82,18 +100,6 @@ func discoveryCommands(sio stdio) []*cli.Command {
 	}
 }
 
-// openCatalog opens the warehouse the flags address.
-func openCatalog(ctx context.Context, c *cli.Context) (*paimon.Catalog, error) {
-	wh := c.String(flagWarehouse)
-	if wh == "" {
-		return nil, fmt.Errorf("--%s is required (or PAIMON_WAREHOUSE)", flagWarehouse)
-	}
-	opts, err := storageOptions(c)
-	if err != nil {
-		return nil, err
-	}
-	return paimon.OpenCatalog(ctx, wh, paimon.WithStorageOptions(opts))
-}
 
 func databasesRun(c *cli.Context, sio stdio) error {
 	if _, err := exactArgs(c, 0, ""); err != nil {
@@ -191,23 +197,6 @@ func tablesRun(c *cli.Context, sio stdio) error {
 	return nil
 }
 
-// tableArg is the table of describe and files: the positional argument or
-// --table, not both.
-func tableArg(c *cli.Context) error {
-	pos, err := interspersed(c)
-	if err != nil {
-		return err
-	}
-	switch {
-	case len(pos) > 1:
-		return fmt.Errorf("%s takes one table, got %q", commandPath(c), pos)
-	case len(pos) == 1 && c.String(flagTable) != "" && c.String(flagTable) != pos[0]:
-		return fmt.Errorf("%s: table %q and --%s %q disagree", commandPath(c), pos[0], flagTable, c.String(flagTable))
-	case len(pos) == 1:
-		return c.Set(flagTable, pos[0])
-	}
-	return nil
-}
 
 // openNamedTable opens the table of describe/files (after tableArg); a
 // table that does not exist gets the nearest existing names in the error
@@ -228,7 +217,7 @@ func openCatalogCommand(c *cli.Context) (asJSON bool, cat *paimon.Catalog, err e
 // argument checked, the --format asked for, the table opened (the caller
 // closes it).
 func openTableCommand(c *cli.Context) (asJSON bool, ot *openedTable, err error) {
-	if err := tableArg(c); err != nil {
+	if _, err := tableArgs(c, 0, ""); err != nil {
 		return false, nil, err
 	}
 	if asJSON, err = outputFormat(c); err != nil {

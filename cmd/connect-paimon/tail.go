@@ -22,8 +22,9 @@ import (
 
 func tailCommand(sio stdio) *cli.Command {
 	return &cli.Command{
-		Name:  "tail",
-		Usage: "Stream the table's rows as JSON lines: a full read, then every new snapshot's changes",
+		Name:      "tail",
+		Usage:     "Stream the table's rows as JSON lines: a full read, then every new snapshot's changes",
+		ArgsUsage: "[DATABASE.TABLE]",
 		Description: `The read flags are the paimon input's fields, generated from the same
 table, with the same values and defaults (scan_mode is --scan-mode,
 end.snapshot_id is --end-snapshot-id, ...):
@@ -44,6 +45,8 @@ snapshot:N|snapshot-full:N|timestamp:T, --end snapshot:N|latest, --row-kind.`,
 		Flags: append(append(tableFlags(), readFlags()...),
 			&cli.StringFlag{Name: "from", Usage: "older spelling of the start: latest-full, latest, earliest, compacted-full, snapshot:N, snapshot-full:N, timestamp:RFC3339", Category: "older spellings"},
 			&cli.StringFlag{Name: "end", Usage: "older spelling of the end: `snapshot:N` or latest", Category: "older spellings"},
+			&cli.StringFlag{Name: flagFormat, Value: "json", Usage: "output format: `json`, one JSON line per row (tail's only format)"},
+			&cli.BoolFlag{Name: flagJSON, Hidden: true, Usage: "same as --format json"},
 		),
 		Action: func(c *cli.Context) error { return helpShown(tailRun(c, sio)) },
 	}
@@ -203,8 +206,11 @@ func parseEnd(s string, out map[string]any) error {
 }
 
 func tailRun(c *cli.Context, sio stdio) error {
-	if _, err := exactArgs(c, 0, ""); err != nil {
+	if _, err := tableArgs(c, 0, ""); err != nil {
 		return err
+	}
+	if f := c.String(flagFormat); f != "json" {
+		return fmt.Errorf("--%s %q: tail prints rows as JSON lines, want json", flagFormat, f)
 	}
 	legacy, err := legacyFlags(c)
 	if err != nil {

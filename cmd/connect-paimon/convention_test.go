@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// leafCommands returns every runnable `paimon` subcommand by its path
+// ("consumers list").
+func leafCommands() map[string]*cli.Command {
+	out := map[string]*cli.Command{}
+	var walk func(prefix string, cs []*cli.Command)
+	walk = func(prefix string, cs []*cli.Command) {
+		for _, c := range cs {
+			p := strings.TrimSpace(prefix + " " + c.Name)
+			if len(c.Subcommands) > 0 {
+				walk(p, c.Subcommands)
+				continue
+			}
+			out[p] = c
+		}
+	}
+	walk("", adminCommands(stdio{})[0].Subcommands)
+	return out
+}
+
+// warehouseWide are the subcommands that address a warehouse, not a table.
+var warehouseWide = []string{"databases", "tables"}
+
+// TestCLIConvention: every `paimon` subcommand speaks the same language:
+// --format table|json with --json as a hidden alias, the table as the first
+// argument or --table, and the same warehouse and catalog flags.
+func TestCLIConvention(t *testing.T) {
+	var catalog []string
+	for _, f := range catalogFlags() {
+		catalog = append(catalog, f.Names()...)
+	}
+	for path, c := range leafCommands() {
+		names := map[string]cli.Flag{}
+		for _, f := range c.Flags {
+			for _, n := range f.Names() {
+				names[n] = f
+			}
+		}
+		for _, n := range append([]string{flagFormat, flagJSON, "w"}, catalog...) {
+			if names[n] == nil {
+				t.Errorf("%s has no --%s", path, n)
+			}
+		}
+		if j, ok := names[flagJSON].(*cli.BoolFlag); !ok || !j.Hidden {
+			t.Errorf("%s: --json must be a hidden alias of --format json", path)
+		}
+		if slices.Contains(warehouseWide, path) {
+			continue
+		}
+		for _, n := range []string{flagTable, "t", flagBranch} {
+			if names[n] == nil {
+				t.Errorf("%s has no --%s", path, n)
+			}
+		}
+		if !strings.HasPrefix(c.ArgsUsage, "[DATABASE.TABLE]") {
+			t.Errorf("%s: ArgsUsage %q does not start with the optional table argument", path, c.ArgsUsage)
+		}
+	}
+
+	wh := copyTable(t, "demo", "orders")
+	// Each table command, with the table as argument and --json, and as
+	// --table with --format json, prints JSON.
+	for _, args := range [][]string{
+		{"describe"}, {"files"}, {"snapshots"}, {"consumers", "list"},
+		{"tail", "--end-at-latest", "--columns", "id"},
+	} {
+		for _, form := range [][]string{{"demo.orders", "--json"}, {"--table", "demo.orders", "--format", "json"}, {"-t", "demo.orders"}} {
+			full := append(append([]string{"paimon"}, args...), "-w", wh)
+			full = append(full, form...)
+			out := mustRun(t, full...)
+			if form[0] == "-t" && args[0] != "tail" {
+				if json.Valid([]byte(out)) {
+					t.Errorf("%q: the default format is a table, got JSON", full)
+				}
+				continue
+			}
+			if args[0] == "tail" {
+				sc := bufio.NewScanner(strings.NewReader(out))
+				for sc.Scan() {
+					if !json.Valid(sc.Bytes()) {
+						t.Fatalf("%q: line %q is not JSON", full, sc.Text())
+					}
+				}
+				continue
+			}
+			if !json.Valid([]byte(out)) {
+				t.Errorf("%q: not JSON:\n%s", full, out)
+			}
+		}
+		mustFail(t, `--format "xml": want table or json`, append(append([]string{"paimon"}, args...), "-w", wh, "demo.orders", "--format", "xml")...)
+	}
+	for _, args := range [][]string{{"databases"}, {"tables"}, {"tables", "demo"}} {
+		full := append(append([]string{"paimon"}, args...), "-w", wh, "--json")
+		if out := mustRun(t, full...); !json.Valid([]byte(out)) {
+			t.Errorf("%q: not JSON:\n%s", full, out)
+		}
+	}
+	// Consumer commands take the table first, then the id.
+	mustRun(t, "paimon", "consumers", "reset", "demo.orders", "c1", "--next", "2", "-w", wh)
+	out := mustRun(t, "paimon", "consumers", "get", "demo.orders", "c1", "-w", wh, "--json")
+	if !strings.Contains(out, `"next_snapshot_id": 2`) {
+		t.Errorf("consumers get: %s", out)
+	}
+	mustFail(t, "consumers get needs a consumer id: connect-paimon paimon consumers get [DATABASE.TABLE] ID", "paimon", "consumers", "get", "-w", wh, "-t", "demo.orders")
+	mustFail(t, "paimon describe needs a table: DATABASE.TABLE as its first argument, or --table", "paimon", "describe", "-w", wh)
+	mustFail(t, "--json is short for --format json", "paimon", "snapshots", "demo.orders", "-w", wh, "--json", "--format", "table")
+	mustFail(t, `--format "table": tail prints rows as JSON lines`, "paimon", "tail", "demo.orders", "-w", wh, "--format", "table")
+}
