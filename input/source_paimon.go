@@ -89,7 +89,8 @@ func (s *tableSource) Next(ctx context.Context) (*snapshotPlan, error) {
 	start := time.Now()
 	sp, err := s.scan.Next(ctx)
 	if err != nil {
-		return nil, err
+		// A start past the latest snapshot names snapshot_id.
+		return nil, readspec.Named(err, yamlField)
 	}
 	plan := &snapshotPlan{StreamPlan: sp, PlanLatency: time.Since(start), Splits: make([]planSplit, len(sp.Splits))}
 	for i, x := range sp.Splits {

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/read"
@@ -233,6 +234,9 @@ func (rb *ReadBuilder) resolve(ctx context.Context) (*snapshot.Snapshot, *schema
 	case rb.snapshotID > 0:
 		snap, err = t.snapshots.Snapshot(ctx, rb.snapshotID)
 		if err != nil {
+			if fileio.IsNotExist(err) {
+				return nil, nil, t.noSnapshot(ctx, rb.snapshotID, err)
+			}
 			return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
 		}
 	default:
@@ -253,6 +257,34 @@ func (rb *ReadBuilder) resolve(ctx context.Context) (*snapshot.Snapshot, *schema
 	}
 	return snap, s, nil
 }
+
+// noSnapshot is the error of a read of snapshot id, which does not exist:
+// it names the snapshots the table holds (and wraps err, a not-exist
+// error, so it stays permanent).
+func (t *Table) noSnapshot(ctx context.Context, id int64, err error) error {
+	held := "the table has no snapshot"
+	lo, okLo, err1 := t.snapshots.EarliestID(ctx)
+	hi, okHi, err2 := t.snapshots.LatestID(ctx)
+	switch {
+	case err1 != nil || err2 != nil:
+		held = "the snapshots it holds could not be listed"
+	case okLo && okHi && id > hi:
+		held = fmt.Sprintf("the latest is %d, the table holds snapshots %d..%d", hi, lo, hi)
+	case okLo && okHi:
+		held = fmt.Sprintf("expired or never written: the table holds snapshots %d..%d", lo, hi)
+	}
+	return notExist(fmt.Sprintf("table %s: snapshot %d does not exist (%s)", t.name, id, held))
+}
+
+// notExist is a not-exist error (errors.Is fileio.ErrNotExist: permanent)
+// whose message says all, without the file system's words.
+func notExist(msg string) error { return notExistErr(msg) }
+
+type notExistErr string
+
+func (e notExistErr) Error() string { return string(e) }
+
+func (e notExistErr) Unwrap() error { return fileio.ErrNotExist }
 
 // timeTravelSchema is the schema a read of exactly one past snapshot (or
 // tag) uses: the one that snapshot was written under, as Java's time travel

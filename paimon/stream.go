@@ -305,6 +305,10 @@ func (s *StreamingScan) TouchConsumer(ctx context.Context) (next int64, ok bool,
 func (s *StreamingScan) Next(ctx context.Context) (*StreamPlan, error) {
 	p, err := s.s.Next(ctx)
 	if p == nil {
+		var se *stream.StartError
+		if errors.As(err, &se) {
+			err = &FieldError{Field: "StartSnapshot", Err: err}
+		}
 		return nil, err
 	}
 	snap := p.Snapshot

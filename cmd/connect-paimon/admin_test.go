@@ -35,9 +35,9 @@ func copyTable(t *testing.T, db, table string) string {
 }
 
 type result struct {
-	out  string
-	code int
-	err  error
+	out, stderr string
+	code        int
+	err         error
 }
 
 // run executes the binary's CLI in process, exactly as main does, with
@@ -47,7 +47,7 @@ func run(t *testing.T, args ...string) result {
 	var out, errw bytes.Buffer
 	full := append([]string{"connect-paimon"}, args...)
 	code, err := service.RunCLIToCode(context.Background(), cliOptions(full, stdio{out: &out, err: &errw})...)
-	return result{out: out.String(), code: code, err: err}
+	return result{out: out.String(), stderr: errw.String(), code: code, err: err}
 }
 
 func mustRun(t *testing.T, args ...string) string {

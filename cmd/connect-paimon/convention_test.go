@@ -117,3 +117,20 @@ func TestCLIConvention(t *testing.T) {
 	mustFail(t, "--json is short for --format json", "paimon", "snapshots", "demo.orders", "-w", wh, "--json", "--format", "table")
 	mustFail(t, `--format "table": tail prints rows as JSON lines`, "paimon", "tail", "demo.orders", "-w", wh, "--format", "table")
 }
+
+// TestCLIStartPastLatest: tail and files apply the library's one rule for
+// a position past the latest snapshot (demo.orders holds 1..3), naming the
+// flag; an end bound already passed ends normally with an INFO line.
+func TestCLIStartPastLatest(t *testing.T) {
+	wh := fixtureWarehouse
+	mustFail(t, "--snapshot-id: table demo.orders: scan mode from-snapshot-full starts at snapshot 99, but the latest snapshot is 3 (the table holds snapshots 1..3",
+		"paimon", "tail", "demo.orders", "-w", wh, "--scan-mode", "from-snapshot-full", "--snapshot-id", "99")
+	mustFail(t, "--snapshot-id: table demo.orders: scan mode from-snapshot starts at snapshot 99, but the latest snapshot is 3",
+		"paimon", "tail", "demo.orders", "-w", wh, "--scan-mode", "from-snapshot", "--snapshot-id", "99", "--end-at-latest")
+	mustFail(t, "--snapshot-id: table demo.orders: snapshot 9 does not exist (the latest is 3, the table holds snapshots 1..3)",
+		"paimon", "files", "demo.orders", "-w", wh, "--snapshot-id", "9")
+	r := run(t, "paimon", "tail", "demo.orders", "-w", wh, "--scan-mode", "from-snapshot", "--snapshot-id", "4", "--end-at-latest")
+	if r.code != 0 || r.err != nil || r.out != "" || !strings.Contains(r.stderr, "INFO table demo.orders: scan mode from-snapshot starts at snapshot 4, past the end snapshot 3: nothing to read") {
+		t.Fatalf("tail from 4 to the latest (3): exit %d, err %v, out %q, stderr %q", r.code, r.err, r.out, r.stderr)
+	}
+}

@@ -511,6 +511,9 @@ func filesRun(c *cli.Context, sio stdio) error {
 	}
 	plan, err := rb.Plan(c.Context)
 	if err != nil {
+		if c.IsSet("snapshot-id") && fileio.IsNotExist(err) {
+			return fmt.Errorf("--snapshot-id: %w", err)
+		}
 		return err
 	}
 	out := filesJSON{Table: tbl.Name(), SnapshotID: plan.SnapshotID, Files: []fileJSON{}}

@@ -248,13 +248,18 @@ func tailRun(c *cli.Context, sio stdio) error {
 	for {
 		p, err := sc.Next(ctx)
 		if errors.Is(err, io.EOF) {
+			var ep *paimon.EndPassed
+			if errors.As(err, &ep) {
+				// A normal end, but an empty read: say why.
+				fmt.Fprintf(sio.err, "INFO %v\n", err)
+			}
 			return w.Flush()
 		}
 		if err != nil {
 			if ctx.Err() != nil && c.Context.Err() == nil {
 				return w.Flush() // interrupted: a clean stop
 			}
-			return err
+			return readspec.Named(err, flagName)
 		}
 		for _, sp := range p.Splits {
 			if err := t.split(ctx, rd, sp); err != nil {

@@ -3,6 +3,7 @@ package stream
 import (
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 )
@@ -134,6 +135,44 @@ func (e *ExpiredSkip) Skipped() int64 {
 	}
 	return e.Earliest - e.Needed
 }
+
+// StartError is a start position of the scan mode (from-snapshot,
+// from-snapshot-full) past the table's latest snapshot: from-snapshot may
+// start at most at the next snapshot (latest + 1), from-snapshot-full
+// needs a snapshot that exists. A permanent error.
+type StartError struct {
+	Table                   string
+	Mode                    StartMode
+	Start, Earliest, Latest int64
+}
+
+func (e *StartError) Error() string {
+	most := fmt.Sprintf("%s starts at most at snapshot %d, the next one", e.Mode, e.Latest+1)
+	if e.Mode == StartFromSnapshotFull {
+		most = fmt.Sprintf("%s reads a snapshot that exists", e.Mode)
+	}
+	return fmt.Sprintf("table %s: scan mode %s starts at snapshot %d, but the latest snapshot is %d (the table holds snapshots %d..%d; %s)",
+		e.Table, e.Mode, e.Start, e.Latest, e.Earliest, e.Latest, most)
+}
+
+// EndPassed ends a scan whose start position is already past its end
+// bound: nothing is read. It is io.EOF (errors.Is), the normal end of a
+// bounded read, with a message saying why the read was empty; callers log
+// it at INFO.
+type EndPassed struct {
+	Table string
+	// Who names where the start came from: the consumer (and its file) or
+	// the scan mode.
+	Who       string
+	Next, End int64
+}
+
+func (e *EndPassed) Error() string {
+	return fmt.Sprintf("table %s: %s starts at snapshot %d, past the end snapshot %d: nothing to read", e.Table, e.Who, e.Next, e.End)
+}
+
+// Is makes an EndPassed io.EOF.
+func (e *EndPassed) Is(target error) bool { return target == io.EOF }
 
 // The sentinel errors of a streaming read; the facade re-exports them.
 var (

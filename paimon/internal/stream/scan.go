@@ -89,6 +89,9 @@ type Scan struct {
 	overwrite bool
 	producer  string
 	ended     bool
+	// fromConsumer: the start position is the consumer's; passed: a
+	// snapshot was planned or passed since the start.
+	fromConsumer, passed bool
 	// fullPhaseEnd: the start snapshot is already past the end watermark,
 	// so the stream ends after the start (Java's isFullPhaseEnd).
 	fullPhaseEnd bool
@@ -235,6 +238,14 @@ func (s *Scan) nextPlan(ctx context.Context) (*Plan, error) {
 		}
 		if s.fullPhaseEnd || (s.cfg.EndSnapshot > 0 && s.next > s.cfg.EndSnapshot) {
 			s.ended = true
+			if !s.passed && !s.fullPhaseEnd {
+				// Ending before the first snapshot is read: say why.
+				who := "scan mode " + s.cfg.Mode.String()
+				if s.fromConsumer {
+					who = s.position(fmt.Sprintf("consumer %q", s.cfg.ConsumerID))
+				}
+				return nil, &EndPassed{Table: s.t.Name(), Who: who, Next: s.next, End: s.cfg.EndSnapshot}
+			}
 			return nil, io.EOF
 		}
 		snap, err := s.t.History().Snapshot(ctx, s.next)
@@ -259,6 +270,7 @@ func (s *Scan) nextPlan(ctx context.Context) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
+		s.passed = true
 		s.next = snap.ID + 1
 		p.Next = s.next
 		if p.Scan != nil && len(p.Scan.Splits) > 0 || s.cfg.EmitEmpty {
@@ -312,6 +324,7 @@ func (s *Scan) start(ctx context.Context) (*Plan, error) {
 		if ok {
 			s.wrote.CompareAndSwap(0, c.NextSnapshot)
 			s.SetNextSnapshotID(c.NextSnapshot)
+			s.fromConsumer = true
 			return nil, nil
 		}
 	}
@@ -329,6 +342,13 @@ func (s *Scan) start(ctx context.Context) (*Plan, error) {
 	earliest, _, err := sm.EarliestID(ctx)
 	if err != nil {
 		return nil, s.wrap(err)
+	}
+	// One rule for a start position past the latest snapshot: from-snapshot
+	// may wait for the next snapshot, nothing later; from-snapshot-full
+	// needs one that exists.
+	if s.cfg.Mode == StartFromSnapshot && s.cfg.StartSnapshot > latest+1 ||
+		s.cfg.Mode == StartFromSnapshotFull && s.cfg.StartSnapshot > latest {
+		return nil, &StartError{Table: s.t.Name(), Mode: s.cfg.Mode, Start: s.cfg.StartSnapshot, Earliest: earliest, Latest: latest}
 	}
 	switch s.cfg.Mode {
 	case StartLatest:
@@ -409,6 +429,7 @@ func (s *Scan) fullPlan(ctx context.Context, id int64) (*Plan, error) {
 		return nil, s.wrap(err)
 	}
 	s.SetNextSnapshotID(id + 1)
+	s.passed = true
 	return &Plan{Snapshot: snap, Schema: sch, Scan: p, Full: true, Next: s.next}, nil
 }
 
