@@ -394,8 +394,8 @@ func consumersCommand(sio stdio) *cli.Command {
 				Name:      "list",
 				Usage:     "List every consumer and its next snapshot",
 				ArgsUsage: "[DATABASE.TABLE]",
-				Flags:  tableJSONFlags(),
-				Action: action(sio, consumersList),
+				Flags:     tableJSONFlags(),
+				Action:    action(sio, consumersList),
 			},
 			{
 				Name:      "get",

@@ -100,7 +100,6 @@ func discoveryCommands(sio stdio) []*cli.Command {
 	}
 }
 
-
 func databasesRun(c *cli.Context, sio stdio) error {
 	if _, err := exactArgs(c, 0, ""); err != nil {
 		return err
@@ -196,7 +195,6 @@ func tablesRun(c *cli.Context, sio stdio) error {
 	}
 	return nil
 }
-
 
 // openNamedTable opens the table of describe/files (after tableArg); a
 // table that does not exist gets the nearest existing names in the error
