@@ -226,9 +226,9 @@ func (rb *ReadBuilder) resolve(ctx context.Context) (*snapshot.Snapshot, *schema
 	var err error
 	switch {
 	case rb.tag != "":
-		tag, err := snapshot.NewTagManager(t.fio, t.root, t.branch).Tag(ctx, rb.tag)
+		tag, err := t.tag(ctx, rb.tag)
 		if err != nil {
-			return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
+			return nil, nil, err
 		}
 		snap = &tag.Snapshot
 	case rb.snapshotID > 0:
@@ -275,16 +275,6 @@ func (t *Table) noSnapshot(ctx context.Context, id int64, err error) error {
 	}
 	return notExist(fmt.Sprintf("table %s: snapshot %d does not exist (%s)", t.name, id, held))
 }
-
-// notExist is a not-exist error (errors.Is fileio.ErrNotExist: permanent)
-// whose message says all, without the file system's words.
-func notExist(msg string) error { return notExistErr(msg) }
-
-type notExistErr string
-
-func (e notExistErr) Error() string { return string(e) }
-
-func (e notExistErr) Unwrap() error { return fileio.ErrNotExist }
 
 // timeTravelSchema is the schema a read of exactly one past snapshot (or
 // tag) uses: the one that snapshot was written under, as Java's time travel

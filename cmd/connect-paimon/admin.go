@@ -16,6 +16,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/connect-paimon/connect-paimon/internal/suggest"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
@@ -229,12 +230,9 @@ func openTable(ctx context.Context, c *cli.Context) (*openedTable, error) {
 	}
 	tbl, err := cat.GetTable(ctx, name, topts...)
 	if err != nil {
-		hint := ""
-		if fileio.IsNotExist(err) {
-			hint = suggest(ctx, cat, name, false)
-		}
+		// The library's error names the table and what exists instead.
 		out.Close()
-		return nil, fmt.Errorf("table %s in warehouse %s: %w%s", name, c.String(flagWarehouse), err, hint)
+		return nil, fmt.Errorf("warehouse %s: %w", c.String(flagWarehouse), err)
 	}
 	out.tbl = tbl
 	return out, nil
@@ -515,7 +513,7 @@ func consumersGet(c *cli.Context, sio stdio) error {
 		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
 	}
 	if !ok {
-		return fmt.Errorf("table %s: consumer %q does not exist", ot.tbl.Name(), id)
+		return missingConsumer(c.Context, ot, id)
 	}
 	row := consumerJSON{ConsumerID: id, NextSnapshotID: cons.NextSnapshot}
 	if wantJSON(c) {
@@ -566,6 +564,20 @@ func consumersReset(c *cli.Context, sio stdio) error {
 	return writeConsumerTable(sio.out, []consumerJSON{row})
 }
 
+// missingConsumer is the error of a consumer id that does not exist: the
+// nearest existing ids, or the list of them.
+func missingConsumer(ctx context.Context, ot *openedTable, id string) error {
+	all, err := ot.consumers().Consumers(ctx)
+	if err != nil {
+		return fmt.Errorf("table %s: consumer %q does not exist", ot.tbl.Name(), id)
+	}
+	ids := make([]string, 0, len(all))
+	for k := range all {
+		ids = append(ids, k)
+	}
+	return fmt.Errorf("table %s: consumer %q does not exist%s", ot.tbl.Name(), id, suggest.Hint(id, ids, "consumers"))
+}
+
 // snapshotRange describes the snapshots a table holds, for error messages.
 func snapshotRange(ctx context.Context, tbl *paimon.Table) string {
 	sm := tbl.Snapshots()
@@ -599,7 +611,7 @@ func consumersDelete(c *cli.Context, sio stdio) error {
 	if _, ok, err := m.Consumer(c.Context, id); err != nil {
 		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
 	} else if !ok {
-		return fmt.Errorf("table %s: consumer %q does not exist", ot.tbl.Name(), id)
+		return missingConsumer(c.Context, ot, id)
 	}
 	if err := m.Delete(c.Context, id); err != nil {
 		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)

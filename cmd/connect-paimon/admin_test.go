@@ -136,7 +136,7 @@ func TestSnapshots(t *testing.T) {
 	}
 
 	mustFail(t, "--limit must not be negative", append(base, "--limit", "-1")...)
-	mustFail(t, "table demo.missing in warehouse "+fixtureWarehouse, "paimon", "snapshots", "-w", fixtureWarehouse, "-t", "demo.missing")
+	mustFail(t, "warehouse "+fixtureWarehouse+": table demo.missing does not exist; the existing tables of database demo are orders", "paimon", "snapshots", "-w", fixtureWarehouse, "-t", "demo.missing")
 	mustFail(t, "--warehouse is required", "paimon", "snapshots", "-t", "demo.orders")
 	mustFail(t, `table "extra" and --table "demo.orders" disagree`, append(base, "extra")...)
 	mustFail(t, "takes one argument, the table DATABASE.TABLE (or --table)", "paimon", "snapshots", "-w", fixtureWarehouse, "demo.orders", "extra")

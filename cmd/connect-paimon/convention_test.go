@@ -134,3 +134,37 @@ func TestCLIStartPastLatest(t *testing.T) {
 		t.Fatalf("tail from 4 to the latest (3): exit %d, err %v, out %q, stderr %q", r.code, r.err, r.out, r.stderr)
 	}
 }
+
+// TestCLINamesWhatExists: every command names what exists when a name is
+// wrong — the warehouse (a parent of the real one), database, table,
+// branch, tag, consumer — and describe shows branches and tags.
+func TestCLINamesWhatExists(t *testing.T) {
+	wh := fixtureWarehouse
+	parent := "../../resources/fixtures"
+	for _, cmd := range [][]string{{"databases"}, {"tables"}} {
+		mustFail(t, "--warehouse: the warehouse "+parent+" has no database (no <database>.db directory); is the warehouse "+parent+"/warehouse?",
+			append(append([]string{"paimon"}, cmd...), "-w", parent)...)
+	}
+	mustFail(t, "database dmeo does not exist in warehouse "+wh+"; did you mean demo?", "paimon", "tables", "dmeo", "-w", wh)
+	for _, cmd := range []string{"describe", "files", "snapshots", "tail"} {
+		mustFail(t, "warehouse "+wh+": table demo.ordes does not exist; did you mean demo.orders?", "paimon", cmd, "demo.ordes", "-w", wh)
+		mustFail(t, "table crm.customers: database crm does not exist; the existing databases are demo,", "paimon", cmd, "crm.customers", "-w", wh)
+		mustFail(t, "table javagen.branchy has no branch b2; did you mean b1?", "paimon", cmd, "javagen.branchy", "--branch", "b2", "-w", wh)
+	}
+	cwh := copyTable(t, "demo", "orders")
+	mustRun(t, "paimon", "consumers", "reset", "demo.orders", "orders-sink", "--next", "2", "-w", cwh)
+	mustFail(t, `table demo.orders: consumer "orders-snk" does not exist; did you mean orders-sink?`, "paimon", "consumers", "get", "demo.orders", "orders-snk", "-w", cwh)
+	mustFail(t, `table demo.orders: consumer "x" does not exist; the existing consumers are orders-sink`, "paimon", "consumers", "delete", "demo.orders", "x", "-w", cwh)
+
+	var d describeJSON
+	if err := json.Unmarshal([]byte(mustRun(t, "paimon", "describe", "javagen.branchy", "-w", wh, "--json")), &d); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(d.Branches, []string{"main", "b1"}) || len(d.Tags) != 1 || d.Tags[0] != (tagJSON{Name: "t1", SnapshotID: 1}) {
+		t.Errorf("describe: branches %q, tags %+v", d.Branches, d.Tags)
+	}
+	out := mustRun(t, "paimon", "describe", "javagen.branchy", "-w", wh)
+	if !strings.Contains(out, "branches         main, b1\n") || !strings.Contains(out, "tags             t1: snapshot 1\n") {
+		t.Errorf("describe:\n%s", out)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/connect-paimon/connect-paimon/internal/rowjson"
+	"github.com/connect-paimon/connect-paimon/internal/suggest"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
@@ -84,7 +85,7 @@ func discoveryCommands(sio stdio) []*cli.Command {
 		},
 		{
 			Name:      "describe",
-			Usage:     "Show a table: columns with field ids and types, primary and partition keys, bucket mode, file format, options, latest snapshot, consumers",
+			Usage:     "Show a table: columns with field ids and types, primary and partition keys, bucket mode, file format, options, latest snapshot, branches, tags, consumers",
 			ArgsUsage: "[DATABASE.TABLE]",
 			Flags:     withFormatFlag(tableFlags()),
 			Action:    action(sio, describeRun),
@@ -112,6 +113,12 @@ func databasesRun(c *cli.Context, sio stdio) error {
 	dbs, err := cat.ListDatabases(c.Context)
 	if err != nil {
 		return err
+	}
+	if len(dbs) == 0 {
+		// Most likely a wrong path: say so, and where the databases are.
+		if err := cat.CheckWarehouse(c.Context); err != nil {
+			return fmt.Errorf("--%s: %w", flagWarehouse, err)
+		}
 	}
 	if asJSON {
 		return writeJSON(sio.out, nonNil(dbs))
@@ -144,7 +151,10 @@ func allTables(ctx context.Context, cat *paimon.Catalog, only string) ([]tableRo
 			return nil, err
 		}
 		if !slices.Contains(known, only) {
-			return nil, fmt.Errorf("database %q does not exist in %s%s", only, cat.Warehouse(), suggest(ctx, cat, only, true))
+			if len(known) == 0 {
+				return nil, cat.CheckWarehouse(ctx)
+			}
+			return nil, fmt.Errorf("database %s does not exist in warehouse %s%s", only, cat.Warehouse(), suggest.Hint(only, known, "databases"))
 		}
 	}
 	var out []tableRow
@@ -152,7 +162,7 @@ func allTables(ctx context.Context, cat *paimon.Catalog, only string) ([]tableRo
 		ts, err := cat.ListTables(ctx, db)
 		if err != nil {
 			if only != "" && fileio.IsNotExist(err) {
-				return nil, fmt.Errorf("database %q does not exist in %s%s", db, cat.Warehouse(), suggest(ctx, cat, db, true))
+				return nil, fmt.Errorf("database %s does not exist in warehouse %s", db, cat.Warehouse())
 			}
 			return nil, err
 		}
@@ -179,6 +189,11 @@ func tablesRun(c *cli.Context, sio stdio) error {
 	db := ""
 	if len(pos) == 1 {
 		db = pos[0]
+	}
+	if db == "" {
+		if err := cat.CheckWarehouse(c.Context); err != nil {
+			return fmt.Errorf("--%s: %w", flagWarehouse, err)
+		}
 	}
 	rows, err := allTables(c.Context, cat, db)
 	if err != nil {
@@ -225,88 +240,6 @@ func openTableCommand(c *cli.Context) (asJSON bool, ot *openedTable, err error) 
 	return asJSON, ot, err
 }
 
-// suggest returns ", did you mean ...?" with the existing names nearest to
-// name (database names when db, else db.table), or "" when none is near.
-func suggest(ctx context.Context, cat *paimon.Catalog, name string, db bool) string {
-	var candidates []string
-	if db {
-		dbs, err := cat.ListDatabases(ctx)
-		if err != nil {
-			return ""
-		}
-		candidates = dbs
-	} else {
-		rows, err := allTables(ctx, cat, "")
-		if err != nil {
-			return ""
-		}
-		for _, r := range rows {
-			candidates = append(candidates, r.Database+"."+r.Table)
-		}
-	}
-	near := nearest(name, candidates, 3)
-	if len(near) == 0 {
-		return ""
-	}
-	return "; did you mean " + strings.Join(near, ", ") + "?"
-}
-
-// nearest returns up to n candidates closest to name by edit distance
-// (case-insensitive), those within a third of the name's length (at least
-// 2 edits), closest first.
-func nearest(name string, candidates []string, n int) []string {
-	type scored struct {
-		s string
-		d int
-	}
-	limit := max(2, len(name)/3)
-	var hits []scored
-	for _, c := range candidates {
-		d := editDistance(strings.ToLower(name), strings.ToLower(c))
-		// A name that is a whole segment of the candidate ("orders" for
-		// demo.orders) is near whatever its length.
-		if _, t, ok := strings.Cut(c, "."); ok && strings.EqualFold(t, name) {
-			d = 0
-		}
-		if d <= limit {
-			hits = append(hits, scored{c, d})
-		}
-	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].d != hits[j].d {
-			return hits[i].d < hits[j].d
-		}
-		return hits[i].s < hits[j].s
-	})
-	var out []string
-	for i := 0; i < len(hits) && i < n; i++ {
-		out = append(out, hits[i].s)
-	}
-	return out
-}
-
-// editDistance is the Levenshtein distance of a and b in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
-
 // --- describe -------------------------------------------------------------------
 
 type columnJSON struct {
@@ -342,7 +275,15 @@ type describeJSON struct {
 	Comment        string            `json:"comment,omitempty"`
 	Options        map[string]string `json:"options"`
 	LatestSnapshot *snapshotBrief    `json:"latest_snapshot"`
+	Branches       []string          `json:"branches"`
+	Tags           []tagJSON         `json:"tags"`
 	Consumers      []consumerJSON    `json:"consumers"`
+}
+
+// tagJSON is a tag and the snapshot it points at.
+type tagJSON struct {
+	Name       string `json:"name"`
+	SnapshotID int64  `json:"snapshot_id"`
 }
 
 func describeRun(c *cli.Context, sio stdio) error {
@@ -375,6 +316,21 @@ func describeRun(c *cli.Context, sio stdio) error {
 	if ok {
 		d.LatestSnapshot = &snapshotBrief{ID: snap.ID, SchemaID: snap.SchemaID, CommitKind: string(snap.CommitKind),
 			CommitTime: time.UnixMilli(snap.TimeMillis).UTC().Format(time.RFC3339Nano), TotalRows: snap.TotalRecordCount}
+	}
+	if d.Branches, err = tbl.Branches(ctx); err != nil {
+		return err
+	}
+	tags, err := tbl.Tags(ctx)
+	if err != nil {
+		return err
+	}
+	d.Tags = []tagJSON{}
+	for _, name := range tags {
+		id, err := tbl.TagSnapshotID(ctx, name)
+		if err != nil {
+			return err
+		}
+		d.Tags = append(d.Tags, tagJSON{Name: name, SnapshotID: id})
 	}
 	cons, err := ot.consumers().Consumers(ctx)
 	if err != nil {
@@ -425,6 +381,17 @@ func writeDescribe(out io.Writer, d describeJSON) error {
 		fmt.Fprintf(w, "latest snapshot\t%d (%s at %s, schema %d%s)\n", s.ID, s.CommitKind, s.CommitTime, s.SchemaID, rows)
 	} else {
 		fmt.Fprintf(w, "latest snapshot\tnone\n")
+	}
+	fmt.Fprintf(w, "branches\t%s\n", strings.Join(d.Branches, ", "))
+	if len(d.Tags) == 0 {
+		fmt.Fprintf(w, "tags\tnone\n")
+	}
+	for i, tg := range d.Tags {
+		label := ""
+		if i == 0 {
+			label = "tags"
+		}
+		fmt.Fprintf(w, "%s\t%s: snapshot %d\n", label, tg.Name, tg.SnapshotID)
 	}
 	if len(d.Consumers) == 0 {
 		fmt.Fprintf(w, "consumers\tnone\n")
