@@ -39,6 +39,13 @@ const (
 	// StartCompactedFull reads the newest COMPACT snapshot in full (the
 	// latest snapshot when there is none), then changes.
 	StartCompactedFull = stream.StartCompactedFull
+	// StartFromTag reads the snapshot tag StartTag holds in full, in the
+	// schema it was written under, and ends (io.EOF): Java reads
+	// scan.tag-name as a batch read of the tag and refuses to stream from
+	// it. A consumer's position still wins, and the read still ends at the
+	// tag's snapshot. To follow the table after a tag, start
+	// StartFromSnapshotFull at the tag's snapshot (Table.TagSnapshotID).
+	StartFromTag = stream.StartFromTag
 )
 
 // ExpiredPolicy says what a streaming scan does when the next snapshot it
@@ -176,6 +183,12 @@ func (b *StreamReadBuilder) WithStartSnapshot(id int64) *StreamReadBuilder {
 // WithStartTimestamp sets the time of StartFromTimestamp.
 func (b *StreamReadBuilder) WithStartTimestamp(t time.Time) *StreamReadBuilder {
 	b.cfg.StartTime = t
+	return b
+}
+
+// WithStartTag sets the tag of StartFromTag.
+func (b *StreamReadBuilder) WithStartTag(name string) *StreamReadBuilder {
+	b.cfg.StartTag = name
 	return b
 }
 
@@ -357,6 +370,14 @@ func (t streamTable) TimeTravelSchema(ctx context.Context, snap *snapshot.Snapsh
 	return sch, nil
 }
 
+func (t streamTable) Tag(ctx context.Context, name string) (*snapshot.Snapshot, error) {
+	tag, err := t.tag(ctx, name)
+	if err != nil {
+		return nil, &FieldError{Field: "StartTag", Err: err}
+	}
+	return &tag.Snapshot, nil
+}
+
 func (t streamTable) Planner(sch *schema.TableSchema, levels func(int32) bool) *scan.Planner {
 	return t.planner(sch, t.filter, t.buckets, levels)
 }
@@ -401,7 +422,7 @@ func (t *Table) openStream(ctx context.Context, cfg StreamConfig, filter *predic
 		end = id
 	}
 	sc := stream.Config{
-		Mode: cfg.StartMode, StartSnapshot: cfg.StartSnapshot, StartTime: cfg.StartTime,
+		Mode: cfg.StartMode, StartSnapshot: cfg.StartSnapshot, StartTime: cfg.StartTime, StartTag: cfg.StartTag,
 		EndSnapshot: end, EndWatermark: cfg.EndWatermark, OnExpired: cfg.OnExpired,
 		ReadOverwrite: cfg.StreamingReadOverwrite, IgnoreProgress: cfg.IgnoreConsumerProgress,
 		EmitEmpty: cfg.EmitEmptyPlans, Poll: cfg.PollInterval, ConsumerID: cfg.ConsumerID,

@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -166,5 +168,28 @@ func TestCLINamesWhatExists(t *testing.T) {
 	out := mustRun(t, "paimon", "describe", "javagen.branchy", "-w", wh)
 	if !strings.Contains(out, "branches         main, b1\n") || !strings.Contains(out, "tags             t1: snapshot 1\n") {
 		t.Errorf("describe:\n%s", out)
+	}
+}
+
+// TestTailFromTag: tail reads a tag with the input's field, --tag, and a
+// config with scan_mode from-tag lints only with its tag.
+func TestTailFromTag(t *testing.T) {
+	out := mustRun(t, "paimon", "tail", "javagen.branchy", "-w", fixtureWarehouse, "--scan-mode", "from-tag", "--tag", "t1")
+	if out != "{\"_row_kind\":\"+I\",\"id\":1,\"s\":\"base\"}\n{\"_row_kind\":\"+I\",\"id\":2,\"s\":\"base\"}\n" {
+		t.Fatalf("tail of tag t1:\n%s", out)
+	}
+	mustFail(t, "--tag: table javagen.branchy has no tag t2; did you mean t1?", "paimon", "tail", "javagen.branchy", "-w", fixtureWarehouse, "--scan-mode", "from-tag", "--tag", "t2")
+	mustFail(t, "--tag: required by scan mode from-tag", "paimon", "tail", "javagen.branchy", "-w", fixtureWarehouse, "--scan-mode", "from-tag")
+
+	dir := t.TempDir()
+	good := filepath.Join(dir, "tag.yaml")
+	bad := filepath.Join(dir, "notag.yaml")
+	must(t, os.WriteFile(good, []byte("input:\n  paimon:\n    warehouse: /wh\n    table: db.t\n    scan_mode: from-tag\n    tag: t1\noutput:\n  stdout: {}\n"), 0o644))
+	must(t, os.WriteFile(bad, []byte("input:\n  paimon:\n    warehouse: /wh\n    table: db.t\n    scan_mode: from-tag\noutput:\n  stdout: {}\n"), 0o644))
+	if r := run(t, "lint", good); r.code != 0 {
+		t.Fatalf("lint of from-tag with a tag: exit %d %v %s", r.code, r.err, r.stderr)
+	}
+	if r := run(t, "lint", bad); r.code != 1 || !strings.Contains(r.stderr, "field tag: required by scan mode from-tag") {
+		t.Fatalf("lint of from-tag without a tag: exit %d, %q", r.code, r.stderr)
 	}
 }

@@ -34,6 +34,7 @@ end.snapshot_id is --end-snapshot-id, ...):
   --scan-mode from-snapshot-full --snapshot-id N  snapshot N in full, then changes
   --scan-mode from-timestamp --timestamp RFC3339  changes committed at or after the time
   --scan-mode compacted-full          the newest compacted snapshot in full, then changes
+  --scan-mode from-tag --tag NAME     the tag's snapshot in full, then end (as Java reads a tag)
 Underscores are accepted for the hyphens, as in the input. --end-snapshot-id N
 or --end-at-latest stops after that snapshot; without them tail follows the
 table until interrupted. With --consumer-id the position is resumed from and

@@ -30,11 +30,15 @@ const (
 	// StartCompactedFull reads the newest COMPACT snapshot in full (the
 	// latest snapshot when there is none), then changes.
 	StartCompactedFull
+	// StartFromTag reads the snapshot a tag holds in full, in the schema
+	// it was written under, and ends: Java reads scan.tag-name as a batch
+	// read of the tag and refuses to stream from it.
+	StartFromTag
 )
 
 // startModes spells every mode as Java does, in declaration order;
 // "full", "default" and "" are Java's aliases of latest-full.
-var startModes = enum[StartMode]{what: "scan mode", names: []string{"latest-full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp", "compacted-full"}, aliases: []string{"full", "default", ""}}
+var startModes = enum[StartMode]{what: "scan mode", names: []string{"latest-full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp", "compacted-full", "from-tag"}, aliases: []string{"full", "default", ""}}
 
 // String returns Java's spelling of the mode.
 func (m StartMode) String() string { return startModes.String(m) }

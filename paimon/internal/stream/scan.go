@@ -34,6 +34,9 @@ type Table interface {
 	// TimeTravelSchema is the schema a read of exactly snap uses (the one
 	// it was written under), checked the same way.
 	TimeTravelSchema(ctx context.Context, snap *snapshot.Snapshot) (*schema.TableSchema, error)
+	// Tag is the snapshot tag name holds; a missing tag's error names the
+	// existing ones.
+	Tag(ctx context.Context, name string) (*snapshot.Snapshot, error)
 	// Planner plans snapshots in sch with the read's filter and buckets;
 	// levels, when set, keeps only the levels it accepts.
 	Planner(sch *schema.TableSchema, levels func(int32) bool) *scan.Planner
@@ -44,6 +47,7 @@ type Config struct {
 	Mode          StartMode
 	StartSnapshot int64
 	StartTime     time.Time
+	StartTag      string // of StartFromTag
 	EndSnapshot   int64  // 0: unbounded
 	EndWatermark  *int64 // nil: unbounded
 	OnExpired     ExpiredPolicy
@@ -316,6 +320,16 @@ func (s *Scan) sleep(ctx context.Context) error { return clock.Sleep(ctx, s.cfg.
 // the mode has one, nil while the table has no snapshot yet.
 func (s *Scan) start(ctx context.Context) (*Plan, error) {
 	sm, history := s.t.Snapshots(), s.t.History()
+	var tag *snapshot.Snapshot
+	if s.cfg.Mode == StartFromTag {
+		// A read of the tag ends after it, also when a consumer's position
+		// wins: it is the tag's snapshot, not the table's latest.
+		var err error
+		if tag, err = s.t.Tag(ctx, s.cfg.StartTag); err != nil {
+			return nil, err
+		}
+		s.cfg.EndSnapshot = tag.ID
+	}
 	if s.cfg.Consumers != nil && !s.cfg.IgnoreProgress {
 		c, ok, err := s.cfg.Consumers.Consumer(ctx, s.cfg.ConsumerID)
 		if err != nil {
@@ -327,6 +341,10 @@ func (s *Scan) start(ctx context.Context) (*Plan, error) {
 			s.fromConsumer = true
 			return nil, nil
 		}
+	}
+	if tag != nil {
+		// The tag holds its snapshot: it is read even when expired.
+		return s.fullPlanOf(ctx, tag)
 	}
 	latest, ok, err := sm.LatestID(ctx)
 	if err != nil {
@@ -406,6 +424,12 @@ func (s *Scan) fullPlan(ctx context.Context, id int64) (*Plan, error) {
 	if err != nil {
 		return nil, s.wrap(err)
 	}
+	return s.fullPlanOf(ctx, snap)
+}
+
+// fullPlanOf plans snap in full and positions the scan after it.
+func (s *Scan) fullPlanOf(ctx context.Context, snap *snapshot.Snapshot) (*Plan, error) {
+	id := snap.ID
 	sch, err := s.schemaFor(ctx, snap)
 	if err != nil {
 		return nil, err
