@@ -16,6 +16,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/connect-paimon/connect-paimon/internal/readspec"
 	"github.com/connect-paimon/connect-paimon/internal/suggest"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
@@ -277,10 +278,23 @@ func interspersed(c *cli.Context) ([]string, error) {
 		var setErr error
 		fs.Visit(func(f *flag.Flag) {
 			// urfave keeps one value per alias and syncs them only in its own
-			// parse, so every name of the flag gets the value.
+			// parse, so every name of the flag gets the value. A list flag's
+			// String is "[a b]": its elements are set one by one.
+			vals := []string{f.Value.String()}
+			switch v := f.Value.(type) {
+			case *cli.StringSlice:
+				vals = v.Value()
+			case *cli.IntSlice:
+				vals = vals[:0]
+				for _, i := range v.Value() {
+					vals = append(vals, strconv.Itoa(i))
+				}
+			}
 			for _, n := range byName[f.Name].Names() {
-				if err := c.Set(n, f.Value.String()); err != nil && setErr == nil {
-					setErr = err
+				for _, val := range vals {
+					if err := c.Set(n, val); err != nil && setErr == nil {
+						setErr = err
+					}
 				}
 			}
 		})
@@ -424,7 +438,7 @@ func consumersCommand(sio stdio) *cli.Command {
 				Usage:     "Delete consumers not written since a time (what writers do with consumer.expiration-time)",
 				ArgsUsage: "[DATABASE.TABLE]",
 				Flags: tableJSONFlags(
-					&cli.StringFlag{Name: "before", Usage: "delete consumers last written before this RFC 3339 time"},
+					&cli.StringFlag{Name: "before", Usage: "delete consumers last written before this time: RFC 3339, or a date (midnight UTC)"},
 					&cli.DurationFlag{Name: "older-than", Usage: "delete consumers last written longer ago than this"},
 				),
 				Action: action(sio, consumersExpire),
@@ -628,9 +642,9 @@ func consumersExpire(c *cli.Context, sio stdio) error {
 	case c.IsSet("before") && c.IsSet("older-than"):
 		return errors.New("consumers expire: --before and --older-than are mutually exclusive")
 	case c.IsSet("before"):
-		t, err := time.Parse(time.RFC3339Nano, c.String("before"))
+		t, err := readspec.ParseTime(c.String("before"))
 		if err != nil {
-			return fmt.Errorf("--before %q is not RFC 3339 (e.g. 2024-06-01T00:00:00Z): %w", c.String("before"), err)
+			return fmt.Errorf("--before: %w", err)
 		}
 		before = t
 	case c.IsSet("older-than"):

@@ -193,3 +193,25 @@ func TestTailFromTag(t *testing.T) {
 		t.Fatalf("lint of from-tag without a tag: exit %d, %q", r.code, r.stderr)
 	}
 }
+
+// TestTailTimestampDate: from-timestamp takes a plain date as midnight
+// UTC, and anything else gets the accepted formats.
+func TestTailTimestampDate(t *testing.T) {
+	// demo.orders' snapshots were all committed on 2026-11-29: from that
+	// day every snapshot's changes are read, from the next day none.
+	out := mustRun(t, "paimon", "tail", "demo.orders", "-w", fixtureWarehouse, "--scan-mode", "from-timestamp", "--timestamp", "2026-11-29", "--end-at-latest", "--columns", "id")
+	if n := strings.Count(out, "\n"); n != 300 {
+		t.Fatalf("from 2026-11-29: %d rows, want 300", n)
+	}
+	mustFail(t, `--timestamp: "29/11/2026" is not a time: want RFC 3339 (2024-06-01T00:00:00Z, 2024-06-01T02:00:00+02:00) or a date (2024-06-01, midnight UTC)`,
+		"paimon", "tail", "demo.orders", "-w", fixtureWarehouse, "--scan-mode", "from-timestamp", "--timestamp", "29/11/2026")
+}
+
+// TestFlagsAfterTheTable: list flags written after the table argument
+// keep their elements.
+func TestFlagsAfterTheTable(t *testing.T) {
+	out := mustRun(t, "paimon", "tail", "demo.orders", "-w", fixtureWarehouse, "--end-at-latest", "--columns", "id,region", "--columns", "amount", "--buckets", "0", "--filter", "id = 7")
+	if out != "{\"_row_kind\":\"+I\",\"id\":7,\"region\":\"ap\",\"amount\":184}\n" {
+		t.Fatalf("tail with list flags after the table: %q", out)
+	}
+}

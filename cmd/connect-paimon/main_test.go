@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -56,5 +57,25 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestVersion: --version reports what Go embeds — the module version, or
+// the VCS revision and time of a checkout — and a release's ldflags win.
+func TestVersion(t *testing.T) {
+	rev := []debug.BuildSetting{{Key: "vcs.revision", Value: "8ca9d7e1234567890abcdef"}, {Key: "vcs.time", Value: "2026-12-03T13:00:00Z"}, {Key: "vcs.modified", Value: "true"}}
+	for _, c := range []struct {
+		info         *debug.BuildInfo
+		ldv, ldd     string
+		wantV, wantD string
+	}{
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: rev}, "", "", "dev-8ca9d7e12345-modified", "2026-12-03T13:00:00Z"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}}, "", "", "v1.4.0", "unknown (no VCS information: built by go run or with -buildvcs=false)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: rev}, "v2.0.0", "2027-01-01", "v2.0.0", "2027-01-01"},
+	} {
+		v, d := versionOf(c.info, true, c.ldv, c.ldd)
+		if v != c.wantV || d != c.wantD {
+			t.Errorf("versionOf(%+v) = %q, %q; want %q, %q", c.info.Main, v, d, c.wantV, c.wantD)
+		}
 	}
 }

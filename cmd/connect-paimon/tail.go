@@ -32,7 +32,7 @@ end.snapshot_id is --end-snapshot-id, ...):
   --scan-mode latest                  only snapshots committed from now on
   --scan-mode from-snapshot --snapshot-id N       the changes of snapshot N and later
   --scan-mode from-snapshot-full --snapshot-id N  snapshot N in full, then changes
-  --scan-mode from-timestamp --timestamp RFC3339  changes committed at or after the time
+  --scan-mode from-timestamp --timestamp T       changes committed at or after T (RFC 3339, or a date: midnight UTC)
   --scan-mode compacted-full          the newest compacted snapshot in full, then changes
   --scan-mode from-tag --tag NAME     the tag's snapshot in full, then end (as Java reads a tag)
 Underscores are accepted for the hyphens, as in the input. --end-snapshot-id N
@@ -180,8 +180,8 @@ func parseFrom(s string, out map[string]any) error {
 		}
 		return nil
 	case hasArg && kind == "timestamp":
-		if _, err := time.Parse(time.RFC3339Nano, arg); err != nil {
-			return fmt.Errorf("--from %q: not RFC 3339 (e.g. timestamp:2024-06-01T00:00:00Z): %w", s, err)
+		if _, err := readspec.ParseTime(arg); err != nil {
+			return fmt.Errorf("--from: %w", err)
 		}
 		out["scan_mode"], out["timestamp"] = paimon.StartFromTimestamp.String(), arg
 		return nil
