@@ -79,3 +79,41 @@ func TestVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestCLILintEnumOnce: a typo in an enum field is one problem, reported
+// once (by the input's own check, naming the field and the values).
+func TestCLILintEnumOnce(t *testing.T) {
+	dir := t.TempDir()
+	typo := filepath.Join(dir, "typo.yaml")
+	must(t, os.WriteFile(typo, []byte("input:\n  paimon:\n    warehouse: /wh\n    table: db.t\n    scan_mode: latest_fll\n    on_expired: erliest\n    upsert_mode: drop\noutput:\n  stdout: {}\n"), 0o644))
+	// Benthos' own lint writes to the process' stdout and stderr.
+	proc := filepath.Join(dir, "proc.txt")
+	f, err := os.Create(proc)
+	must(t, err)
+	oldOut, oldErr := os.Stdout, os.Stderr
+	os.Stdout, os.Stderr = f, f
+	var out, errw bytes.Buffer
+	code, _ := service.RunCLIToCode(context.Background(), cliOptions([]string{"connect-paimon", "lint", typo}, stdio{out: &out, err: &errw})...)
+	os.Stdout, os.Stderr = oldOut, oldErr
+	must(t, f.Close())
+	b, err := os.ReadFile(proc)
+	must(t, err)
+	all := out.String() + errw.String() + string(b)
+	if code != 1 {
+		t.Fatalf("lint exited %d, want 1:\n%s", code, all)
+	}
+	for _, v := range []string{"fll", "erliest", "drop "} {
+		lines := 0
+		for _, l := range strings.Split(all, "\n") {
+			if strings.Contains(l, v) {
+				lines++
+			}
+		}
+		if lines != 1 {
+			t.Errorf("%q is reported %d times, want once:\n%s", v, lines, all)
+		}
+	}
+	if !strings.Contains(all, `line 5: paimon input: field scan_mode: unknown scan mode "latest-fll" (want latest-full, latest,`) {
+		t.Errorf("the scan_mode typo is not named with its field and values:\n%s", all)
+	}
+}
