@@ -2,6 +2,7 @@ package paimon_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -82,5 +83,26 @@ func TestBranchesAndTags(t *testing.T) {
 	_, demo := openDemo(t)
 	if _, err := demo.TagSnapshotID(ctx, "v1"); err == nil || err.Error() != "table demo.orders has no tag v1; there are no tags" {
 		t.Errorf("a tag of a table without tags: %v", err)
+	}
+}
+
+// TestColumnSuggestions: a wrong column in a projection or a filter names
+// the nearest columns, or lists them.
+func TestColumnSuggestions(t *testing.T) {
+	_, tbl := openDemo(t)
+	ctx := context.Background()
+	for _, c := range []struct {
+		cfg  paimon.StreamConfig
+		want string
+	}{
+		{paimon.StreamConfig{Columns: []string{"idd"}}, `no column "idd" in schema 0; did you mean id, dt?`},
+		{paimon.StreamConfig{Filter: "regoin = 'eu'"}, `unknown column "regoin"; did you mean region?`},
+		{paimon.StreamConfig{Filter: "zzzzzz = 1"}, `unknown column "zzzzzz"; the existing columns are amount, dt, flag, id, name, price, region, ts`},
+	} {
+		_, _, err := tbl.NewStreamingScan(ctx, c.cfg)
+		var fe *paimon.FieldError
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, &fe) || !paimon.IsPermanent(err) {
+			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)
+		}
 	}
 }

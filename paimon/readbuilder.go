@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/internal/suggest"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/predicate"
@@ -137,7 +138,11 @@ func projectFields(s *schema.TableSchema, projection []string) ([]types.DataFiel
 	for _, c := range projection {
 		i := typeutil.FieldByName(s.Fields, c)
 		if i < 0 {
-			return nil, fmt.Errorf("projection: no column %q in schema %d", c, s.ID)
+			names := make([]string, len(s.Fields))
+			for j, f := range s.Fields {
+				names[j] = f.Name
+			}
+			return nil, fmt.Errorf("projection: no column %q in schema %d%s", c, s.ID, suggest.Hint(c, names, "columns"))
 		}
 		if seen[c] {
 			return nil, fmt.Errorf("projection: column %q listed twice", c)

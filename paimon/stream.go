@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/internal/suggest"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
@@ -382,6 +385,38 @@ func (t streamTable) Planner(sch *schema.TableSchema, levels func(int32) bool) *
 	return t.planner(sch, t.filter, t.buckets, levels)
 }
 
+// unknownColumn finds the column a filter names that the schema lacks.
+var unknownColumn = regexp.MustCompile(`unknown column ("(?:[^"\\]|\\.)*")`)
+
+// columnHint adds the nearest existing columns (or the list of them) to a
+// filter error about an unknown column.
+func columnHint(err error, sch *schema.TableSchema) error {
+	m := unknownColumn.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	name, uerr := strconv.Unquote(m[1])
+	if uerr != nil {
+		return err
+	}
+	names := make([]string, len(sch.Fields))
+	for i, f := range sch.Fields {
+		names[i] = f.Name
+	}
+	return &hinted{err: err, hint: suggest.Hint(name, names, "columns")}
+}
+
+// hinted is an error with a hint appended to its text; errors.Is and As
+// see the error.
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (h *hinted) Error() string { return h.err.Error() + h.hint }
+
+func (h *hinted) Unwrap() error { return h.err }
+
 // openStream is the one way a streaming read is opened: cfg is validated
 // here, once, with the table's schema; filter and buckets are the
 // builder's code-valued options (nil from a StreamConfig).
@@ -399,7 +434,7 @@ func (t *Table) openStream(ctx context.Context, cfg StreamConfig, filter *predic
 	if cfg.Filter != "" {
 		pred, err := predicate.Parse(cfg.Filter, t.schema.Fields)
 		if err != nil {
-			return nil, nil, fmt.Errorf("table %s: %w", t.name, &FieldError{Field: "Filter", Err: err})
+			return nil, nil, fmt.Errorf("table %s: %w", t.name, &FieldError{Field: "Filter", Err: columnHint(err, t.schema)})
 		}
 		filter = predicate.AndOf(filter, pred)
 	}
