@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -99,5 +101,38 @@ func TestREADMEGoVersion(t *testing.T) {
 	}
 	if regexp.MustCompile(`Go \(?1\.\d+\+`).Match(readme) {
 		t.Errorf("README still names a Go version other than go.mod's")
+	}
+}
+
+// TestREADMEYAMLLints: every YAML snippet of README lints clean with this
+// binary (the paimon input, the outputs, metrics and tracers it bundles).
+func TestREADMEYAMLLints(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?ms)^```yaml\n(.*?)^```").FindAllStringSubmatch(string(readme), -1)
+	if len(blocks) < 3 {
+		t.Fatalf("found %d YAML snippets in README, want at least 3", len(blocks))
+	}
+	// The snippets take secrets from the environment, as they should.
+	t.Setenv("TOKEN", "secret")
+	dir := t.TempDir()
+	for i, m := range blocks {
+		file := filepath.Join(dir, fmt.Sprintf("snippet%d.yaml", i))
+		must(t, os.WriteFile(file, []byte(m[1]), 0o644))
+		// Benthos' own lint writes to the process' stdout and stderr.
+		proc := filepath.Join(dir, fmt.Sprintf("lint%d.txt", i))
+		f, err := os.Create(proc)
+		must(t, err)
+		oldOut, oldErr := os.Stdout, os.Stderr
+		os.Stdout, os.Stderr = f, f
+		r := run(t, "lint", file)
+		os.Stdout, os.Stderr = oldOut, oldErr
+		must(t, f.Close())
+		msgs, _ := os.ReadFile(proc)
+		if r.code != 0 {
+			t.Errorf("README's YAML snippet %d does not lint (exit %d):\n%s\n%s%s", i+1, r.code, m[1], r.stderr, msgs)
+		}
 	}
 }
