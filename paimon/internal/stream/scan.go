@@ -93,9 +93,10 @@ type Scan struct {
 	overwrite bool
 	producer  string
 	ended     bool
-	// fromConsumer: the start position is the consumer's; passed: a
-	// snapshot was planned or passed since the start.
-	fromConsumer, passed bool
+	// fromConsumer: the start position is the consumer's; manual: the
+	// caller's (SetNextSnapshotID); passed: a snapshot was planned or
+	// passed since the start.
+	fromConsumer, manual, passed bool
 	// fullPhaseEnd: the start snapshot is already past the end watermark,
 	// so the stream ends after the start (Java's isFullPhaseEnd).
 	fullPhaseEnd bool
@@ -134,6 +135,12 @@ func (s *Scan) NextSnapshotID() int64 { return s.next }
 // SetNextSnapshotID moves the scan: the next plan reads snapshot id's
 // changes (no full plan).
 func (s *Scan) SetNextSnapshotID(id int64) {
+	s.setNext(id)
+	s.manual, s.fromConsumer = true, false
+}
+
+// setNext positions the scan at id's changes.
+func (s *Scan) setNext(id int64) {
 	s.next = id
 	s.started = true
 	s.misses = 0
@@ -245,6 +252,9 @@ func (s *Scan) nextPlan(ctx context.Context) (*Plan, error) {
 			if !s.passed && !s.fullPhaseEnd {
 				// Ending before the first snapshot is read: say why.
 				who := "scan mode " + s.cfg.Mode.String()
+				if s.manual {
+					who = "the position set by SetNextSnapshotID"
+				}
 				if s.fromConsumer {
 					who = s.position(fmt.Sprintf("consumer %q", s.cfg.ConsumerID))
 				}
@@ -337,7 +347,7 @@ func (s *Scan) start(ctx context.Context) (*Plan, error) {
 		}
 		if ok {
 			s.wrote.CompareAndSwap(0, c.NextSnapshot)
-			s.SetNextSnapshotID(c.NextSnapshot)
+			s.setNext(c.NextSnapshot)
 			s.fromConsumer = true
 			return nil, nil
 		}
@@ -353,7 +363,7 @@ func (s *Scan) start(ctx context.Context) (*Plan, error) {
 	if !ok {
 		if s.cfg.Mode == StartLatest {
 			// Java: a table empty at start is read from its first snapshot.
-			s.SetNextSnapshotID(1)
+			s.setNext(1)
 		}
 		return nil, nil // wait for the first snapshot
 	}
@@ -370,7 +380,7 @@ func (s *Scan) start(ctx context.Context) (*Plan, error) {
 	}
 	switch s.cfg.Mode {
 	case StartLatest:
-		s.SetNextSnapshotID(latest + 1)
+		s.setNext(latest + 1)
 		return nil, nil
 	case StartFromSnapshot:
 		// Changes can start at a long-lived changelog whose snapshot expired.
@@ -378,7 +388,7 @@ func (s *Scan) start(ctx context.Context) (*Plan, error) {
 		if err != nil {
 			return nil, s.wrap(err)
 		}
-		s.SetNextSnapshotID(max(s.cfg.StartSnapshot, min(from, earliest)))
+		s.setNext(max(s.cfg.StartSnapshot, min(from, earliest)))
 		return nil, nil
 	case StartFromTimestamp:
 		snap, found, err := history.EarlierThanTime(ctx, s.cfg.StartTime.UnixMilli())
@@ -390,9 +400,9 @@ func (s *Scan) start(ctx context.Context) (*Plan, error) {
 			if err != nil {
 				return nil, s.wrap(err)
 			}
-			s.SetNextSnapshotID(min(from, earliest))
+			s.setNext(min(from, earliest))
 		} else {
-			s.SetNextSnapshotID(snap.ID + 1)
+			s.setNext(snap.ID + 1)
 		}
 		return nil, nil
 	case StartFromSnapshotFull:
@@ -452,7 +462,7 @@ func (s *Scan) fullPlanOf(ctx context.Context, snap *snapshot.Snapshot) (*Plan, 
 	if err != nil {
 		return nil, s.wrap(err)
 	}
-	s.SetNextSnapshotID(id + 1)
+	s.setNext(id + 1)
 	s.passed = true
 	return &Plan{Snapshot: snap, Schema: sch, Scan: p, Full: true, Next: s.next}, nil
 }
@@ -558,7 +568,7 @@ func (s *Scan) onMissing(ctx context.Context) (*Plan, error) {
 	switch s.cfg.OnExpired {
 	case ExpiredEarliest:
 		s.expired = &ExpiredSkip{Needed: s.next, Earliest: earliest, Latest: latest, Policy: ExpiredEarliest}
-		s.SetNextSnapshotID(earliest)
+		s.setNext(earliest)
 		return nil, nil
 	case ExpiredLatestFull:
 		s.expired = &ExpiredSkip{Needed: s.next, Earliest: earliest, Latest: latest, Policy: ExpiredLatestFull}
