@@ -59,27 +59,54 @@ func TestREADMECommands(t *testing.T) {
 	n := 0
 	for _, m := range regexp.MustCompile("(?ms)^```sh\n(.*?)^```").FindAllStringSubmatch(string(readme), -1) {
 		for _, line := range strings.Split(m[1], "\n") {
-			if !strings.HasPrefix(line, "connect-paimon ") {
-				continue
+			// The binary, installed or through go run (the quickstart).
+			rest, ok := strings.CutPrefix(line, "connect-paimon ")
+			if !ok {
+				if rest, ok = strings.CutPrefix(line, "go run ./cmd/connect-paimon "); !ok {
+					continue
+				}
 			}
-			args := shellWords(t, line)[1:]
+			args := shellWords(t, rest)
 			n++
-			r := run(t, args...)
+			r, proc := runCapturingProcess(t, args...)
+			out := r.out + proc
 			if r.code != 0 || r.err != nil {
-				t.Errorf("README: %s\nexit %d: %v\n%s", line, r.code, r.err, r.stderr)
+				t.Errorf("README: %s\nexit %d: %v\n%s%s", line, r.code, r.err, r.stderr, proc)
 				continue
 			}
-			if strings.TrimSpace(r.out) == "" {
+			if strings.TrimSpace(out) == "" {
 				t.Errorf("README: %s\nprinted nothing", line)
 			}
-			if strings.Contains(strings.ToLower(r.stderr), "warn") {
-				t.Errorf("README: %s\nwarned: %s", line, r.stderr)
+			if args[0] == "run" {
+				if rows := strings.Count(out, "\n{"); rows != 300 {
+					t.Errorf("README: %s\nprinted %d rows, want demo.orders' 300:\n%s", line, rows, out)
+				}
+			}
+			if w := strings.ToLower(r.stderr + proc); strings.Contains(w, "warn") {
+				t.Errorf("README: %s\nwarned: %s%s", line, r.stderr, proc)
 			}
 		}
 	}
-	if n < 7 {
+	if n < 8 {
 		t.Fatalf("found %d connect-paimon commands in README's shell blocks, want the discovery and admin commands", n)
 	}
+}
+
+// runCapturingProcess is run with the process' stdout and stderr captured
+// too, where Benthos' run writes rows and logs.
+func runCapturingProcess(t *testing.T, args ...string) (result, string) {
+	t.Helper()
+	proc := filepath.Join(t.TempDir(), "proc.txt")
+	f, err := os.Create(proc)
+	must(t, err)
+	oldOut, oldErr := os.Stdout, os.Stderr
+	os.Stdout, os.Stderr = f, f
+	r := run(t, args...)
+	os.Stdout, os.Stderr = oldOut, oldErr
+	must(t, f.Close())
+	b, err := os.ReadFile(proc)
+	must(t, err)
+	return r, string(b)
 }
 
 // TestREADMEGoVersion: README names the Go version go.mod requires.
