@@ -117,3 +117,37 @@ func TestCLILintEnumOnce(t *testing.T) {
 		t.Errorf("the scan_mode typo is not named with its field and values:\n%s", all)
 	}
 }
+
+// TestCLILintOpen: lint --open opens each paimon input's table, so a wrong
+// name is found before the pipeline runs, with what exists instead.
+func TestCLILintOpen(t *testing.T) {
+	dir := t.TempDir()
+	wh, err := filepath.Abs(fixtureWarehouse)
+	must(t, err)
+	write := func(name, fields string) string {
+		p := filepath.Join(dir, name)
+		must(t, os.WriteFile(p, []byte("input:\n  paimon:\n    warehouse: "+wh+"\n"+fields+"output:\n  drop: {}\n"), 0o644))
+		return p
+	}
+	good := write("good.yaml", "    table: javagen.branchy\n    scan_mode: from-tag\n    tag: t1\n    columns: [id]\n")
+	if r := run(t, "lint", "--open", good); r.code != 0 {
+		t.Fatalf("lint --open of a good config: exit %d %v %s", r.code, r.err, r.stderr)
+	}
+	for _, c := range []struct{ fields, want string }{
+		{"    table: demo.ordes\n", "line 2: paimon input: warehouse " + wh + ": table demo.ordes does not exist; did you mean demo.orders?"},
+		{"    table: javagen.branchy\n    branch: b2\n", "paimon input: warehouse " + wh + ": table javagen.branchy has no branch b2; did you mean b1?"},
+		{"    table: javagen.branchy\n    scan_mode: from-tag\n    tag: t2\n", "line 6: paimon input: field tag: table javagen.branchy has no tag t2; did you mean t1?"},
+		{"    table: demo.orders\n    columns: [idd]\n", `line 5: paimon input: table demo.orders: field columns: projection: no column "idd" in schema 0; did you mean id, dt?`},
+		{"    table: demo.orders\n    filter: \"regoin = 'eu'\"\n", `unknown column "regoin"; did you mean region?`},
+	} {
+		p := write("bad.yaml", c.fields)
+		r := run(t, "lint", "--open", p)
+		if r.code != 1 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("lint --open of\n%s: exit %d, %q; want %q", c.fields, r.code, r.stderr, c.want)
+		}
+		// Without --open the names are not checked.
+		if r := run(t, "lint", p); r.code != 0 {
+			t.Errorf("lint without --open of\n%s: exit %d %s", c.fields, r.code, r.stderr)
+		}
+	}
+}
