@@ -82,12 +82,46 @@ Flags may follow positional arguments: "consumers reset demo.orders ID --next 5"
 			}
 			return nil
 		},
-		Subcommands: append(discoveryCommands(sio),
+		Subcommands: withUsageErrors(append(discoveryCommands(sio),
 			consumersCommand(sio),
 			snapshotsCommand(sio),
 			tailCommand(sio),
-		),
+		)),
 	}}
+}
+
+// usageError is a flag error in one line: the command, the flag, the
+// nearest flags the command has.
+func usageError(c *cli.Context, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		name = strings.TrimLeft(name, "-")
+		var names []string
+		for _, f := range c.Command.Flags {
+			for _, n := range f.Names() {
+				if len(n) > 1 {
+					names = append(names, n)
+				}
+			}
+		}
+		hint := ""
+		if near := suggest.Nearest(name, names, 3); len(near) > 0 {
+			hint = "; did you mean --" + strings.Join(near, ", --") + "?"
+		}
+		return fmt.Errorf("%s: unknown flag --%s%s (--help lists the flags)", commandPath(c), name, hint)
+	}
+	return fmt.Errorf("%s: %s (--help lists the flags)", commandPath(c), msg)
+}
+
+// withUsageErrors makes a flag error of every command one line naming the
+// flag and the nearest ones the command has, instead of urfave's page of
+// help.
+func withUsageErrors(cmds []*cli.Command) []*cli.Command {
+	for _, cmd := range cmds {
+		withUsageErrors(cmd.Subcommands)
+		cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error { return usageError(c, err) }
+	}
+	return cmds
 }
 
 // tableFlags are the flags of every leaf command: the table address and the
@@ -273,7 +307,7 @@ func interspersed(c *cli.Context) ([]string, error) {
 			}
 		}
 		if err := fs.Parse(args); err != nil {
-			return nil, fmt.Errorf("%s: %w", commandPath(c), err)
+			return nil, usageError(c, err)
 		}
 		var setErr error
 		fs.Visit(func(f *flag.Flag) {

@@ -215,3 +215,24 @@ func TestFlagsAfterTheTable(t *testing.T) {
 		t.Fatalf("tail with list flags after the table: %q", out)
 	}
 }
+
+// TestCLIUnknownFlag: a wrong flag is one line naming it and the nearest
+// flags of the command, before or after the arguments, not a page of help.
+func TestCLIUnknownFlag(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"paimon", "snapshots", "-w", fixtureWarehouse, "--formt", "json", "demo.orders"}, "connect-paimon paimon snapshots: unknown flag --formt; did you mean --format? (--help lists the flags)"},
+		{[]string{"paimon", "snapshots", "demo.orders", "-w", fixtureWarehouse, "--jsn"}, "connect-paimon paimon snapshots: unknown flag --jsn; did you mean --json?"},
+		{[]string{"paimon", "tail", "-w", fixtureWarehouse, "--scan-mod", "latest"}, "connect-paimon paimon tail: unknown flag --scan-mod; did you mean --scan-mode?"},
+	} {
+		r := run(t, c.args...)
+		if r.code == 0 || r.err == nil || r.err.Error() != c.want && !strings.HasPrefix(r.err.Error(), c.want) {
+			t.Errorf("%q: exit %d, %v; want %q", c.args, r.code, r.err, c.want)
+		}
+		if strings.Contains(r.out, "USAGE") || strings.Contains(r.stderr, "USAGE") {
+			t.Errorf("%q printed the help", c.args)
+		}
+	}
+}
