@@ -163,3 +163,38 @@ func TestREADMEYAMLLints(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsStandAlone: README and docs/ link only to files of this
+// repository that exist (or to web pages), and speak to users, not of
+// the project's issues.
+func TestDocsStandAlone(t *testing.T) {
+	docs, _ := filepath.Glob("../../docs/*.md")
+	docs = append(docs, "../../README.md")
+	root, err := filepath.Abs("../..")
+	must(t, err)
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	issue := regexp.MustCompile(`(?i)\bissues? #?\d+|\(#\d+\)`)
+	for _, doc := range docs {
+		b, err := os.ReadFile(doc)
+		must(t, err)
+		for _, m := range link.FindAllStringSubmatch(string(b), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			target, _, _ = strings.Cut(target, "#")
+			abs, err := filepath.Abs(filepath.Join(filepath.Dir(doc), target))
+			must(t, err)
+			if !strings.HasPrefix(abs, root+string(filepath.Separator)) {
+				t.Errorf("%s links %s, outside the repository", doc, m[1])
+				continue
+			}
+			if _, err := os.Stat(abs); err != nil {
+				t.Errorf("%s links %s, which does not exist", doc, m[1])
+			}
+		}
+		if m := issue.FindString(string(b)); m != "" {
+			t.Errorf("%s speaks of %q: user docs do not refer to the project's issues", doc, m)
+		}
+	}
+}
