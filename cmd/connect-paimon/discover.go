@@ -72,7 +72,7 @@ func discoveryCommands(sio stdio) []*cli.Command {
 	return []*cli.Command{
 		{
 			Name:   "databases",
-			Usage:  "List the warehouse's databases",
+			Usage:  "List the warehouse's databases (a warehouse without any is an error saying where databases are, most likely a wrong --warehouse)",
 			Flags:  withFormatFlag(catalogFlags()),
 			Action: action(sio, databasesRun),
 		},
