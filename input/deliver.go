@@ -358,6 +358,11 @@ func (p *paimonInput) readBatch() (*sentBatch, error) {
 			}
 			if err := p.nextPlan(ctx, src); err != nil {
 				if errors.Is(err, io.EOF) {
+					var ep *paimon.EndPassed
+					if errors.As(err, &ep) {
+						// A normal end, but an empty read: say why.
+						p.log.Infof("paimon input: %v", err)
+					}
 					p.ended = true
 					return nil, service.ErrEndOfInput
 				}

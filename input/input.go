@@ -267,7 +267,10 @@ func (p *paimonInput) Connect(ctx context.Context) error {
 	if p.cfg.Read.ConsumerID != "" {
 		p.committer.Add(1)
 		go p.commitLoop()
-	} else {
+	} else if r := p.cfg.Read; r.EndSnapshot == 0 && !r.EndAtLatest && r.StartMode != paimon.StartFromTag {
+		// A bounded read (an end bound, a tag) is meant to be run again
+		// from its start; only a read that follows the table loses its
+		// place on a restart.
 		p.log.Warnf("paimon input on %s has no consumer_id: progress is not stored and a restart applies scan_mode %s again", p.cfg.FullName(), p.cfg.Read.StartMode)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package input
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +9,9 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/connect-paimon/connect-paimon/internal/readspec"
+	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
 // The input's rules live in Go, in config.Validate (and, for the streaming
@@ -38,6 +42,37 @@ func (l Lint) String() string { return fmt.Sprintf("line %d: paimon input: %s", 
 // and has no default is skipped, since its values are unknown (Benthos'
 // own lint reports the variable). A file that is not YAML is an error.
 func LintYAML(conf []byte) ([]Lint, error) {
+	return lintYAML(conf, nil)
+}
+
+// LintYAMLOpen is LintYAML, then opens the table of every paimon input
+// that validates, as the input does when it connects: a wrong warehouse,
+// database, table, branch or tag, a column or filter the schema does not
+// have is found before the pipeline runs, named with what exists instead.
+// The reads themselves are not planned.
+func LintYAMLOpen(ctx context.Context, conf []byte) ([]Lint, error) {
+	return lintYAML(conf, func(cfg config) error { return openCheck(ctx, cfg) })
+}
+
+// openCheck opens cfg's table and scan, and the tag of from-tag.
+func openCheck(ctx context.Context, cfg config) error {
+	// Lint writes nothing: without the consumer the scan does not tidy
+	// the consumer's temporary files.
+	cfg.Read.ConsumerID = ""
+	src, err := openTable(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	if ts, ok := src.(*tableSource); ok && cfg.Read.StartMode == paimon.StartFromTag {
+		if _, err := ts.tbl.TagSnapshotID(ctx, cfg.Read.StartTag); err != nil {
+			return readspec.Named(&paimon.FieldError{Field: "StartTag", Err: err}, yamlField)
+		}
+	}
+	return nil
+}
+
+func lintYAML(conf []byte, open func(config) error) ([]Lint, error) {
 	text, unresolved := expandEnv(string(conf))
 	var root yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &root); err != nil {
@@ -55,7 +90,7 @@ func LintYAML(conf []byte) ([]Lint, error) {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k, v := n.Content[i], n.Content[i+1]
 				if k.Value == "paimon" && isInputKey(parentKey) {
-					err := validateNode(v, unresolved)
+					err := validateNode(v, unresolved, open)
 					if joined, ok := err.(interface{ Unwrap() []error }); ok {
 						for _, e := range joined.Unwrap() {
 							lints = append(lints, Lint{Line: faultLine(v, e, k.Line), What: e.Error()})
@@ -118,7 +153,7 @@ func isInputKey(k string) bool {
 	return k == "input" || k == "inputs" || k == "input_resources"
 }
 
-func validateNode(v *yaml.Node, unresolved string) error {
+func validateNode(v *yaml.Node, unresolved string, open func(config) error) error {
 	body, err := yaml.Marshal(v)
 	if err != nil {
 		return err
@@ -130,8 +165,11 @@ func validateNode(v *yaml.Node, unresolved string) error {
 	if err != nil {
 		return err
 	}
-	_, err = parseConfig(pc)
-	return err
+	cfg, err := parseConfig(pc)
+	if err != nil || open == nil {
+		return err
+	}
+	return open(cfg)
 }
 
 var envRef = regexp.MustCompile(`\$\{([0-9A-Za-z_.]+)(:((\$\{[^}]+\}|[^}])*))?\}`)

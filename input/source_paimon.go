@@ -90,8 +90,8 @@ func (s *tableSource) Next(ctx context.Context) (*snapshotPlan, error) {
 	sp, err := s.scan.Next(ctx)
 	if err != nil {
 		if named := readspec.Named(err, yamlField); named != err {
-			// A filter is resolved in the schema of the first plan (time
-			// travel), so its errors can come from Next.
+			// A start past the latest snapshot, and a filter resolved in
+			// the schema of the first plan, fail in Next.
 			return nil, fmt.Errorf("table %s: %w", s.tbl.Name(), named)
 		}
 		return nil, err

@@ -260,11 +260,13 @@ func readSpecField(f readspec.Field, name string) *service.ConfigField {
 	switch f.Kind {
 	case readspec.Enum:
 		opts := map[string]string{}
-		names := make([]string, len(f.Options))
-		for i, o := range f.Options {
-			opts[o[0]], names[i] = o[1], o[0]
+		for _, o := range f.Options {
+			opts[o[0]] = o[1]
 		}
-		cf = service.NewStringAnnotatedEnumField(name, opts).LintRule(enumLint(names, f.Aliases...))
+		// The value is checked once, by the input's own lint (readspec's
+		// parse names the field and the accepted values): Benthos' own
+		// check of the options is switched off.
+		cf = service.NewStringAnnotatedEnumField(name, opts).LintRule("")
 	case readspec.Int:
 		cf = service.NewIntField(name)
 	case readspec.Bool:

@@ -81,7 +81,7 @@ func TestLintRules(t *testing.T) {
 		{"timestamp without mode", "  timestamp: 2024-01-01T00:00:00Z\n", "field timestamp: only used with scan mode from-timestamp"},
 		{"mode without timestamp", "  scan_mode: from-timestamp\n", "field timestamp: required by scan mode from-timestamp"},
 		{"timestamp ok", "  scan_mode: from-timestamp\n  timestamp: 2024-01-01T00:00:00.5+02:00\n", ""},
-		{"timestamp bad", "  scan_mode: from-timestamp\n  timestamp: yesterday\n", "is not RFC 3339"},
+		{"timestamp bad", "  scan_mode: from-timestamp\n  timestamp: yesterday\n", "is not a time: want RFC 3339"},
 		{"end both", "  end:\n    snapshot_id: 5\n    at_latest: true\n", "mutually exclusive"},
 		{"end before start", "  scan_mode: from-snapshot\n  snapshot_id: 9\n  end:\n    snapshot_id: 5\n", "field end.snapshot_id: 5 is before the start snapshot 9"},
 		{"end ok", "  end:\n    snapshot_id: 5\n", ""},

@@ -254,6 +254,9 @@ func (c *Catalog) GetTable(ctx context.Context, name string, opts ...TableOption
 		t, err = c.rest.getTable(ctx, db, tbl, cfg.branch, c.warn)
 	} else {
 		t, err = openTable(ctx, c.fio, fileio.Join(c.warehouse, db+".db", tbl), db+"."+tbl, cfg.branch, c.warn)
+		if err != nil && fileio.IsNotExist(err) {
+			err = c.missingTable(ctx, db, tbl, cfg.branch, err)
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -8,6 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/internal/suggest"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/read"
@@ -149,7 +151,11 @@ func projectFields(s *schema.TableSchema, projection []string) ([]types.DataFiel
 	for _, c := range projection {
 		i := typeutil.FieldByName(s.Fields, c)
 		if i < 0 {
-			return nil, fmt.Errorf("projection: no column %q in schema %d", c, s.ID)
+			names := make([]string, len(s.Fields))
+			for j, f := range s.Fields {
+				names[j] = f.Name
+			}
+			return nil, fmt.Errorf("projection: no column %q in schema %d%s", c, s.ID, suggest.Hint(c, names, "columns"))
 		}
 		if seen[c] {
 			return nil, fmt.Errorf("projection: column %q listed twice", c)
@@ -241,14 +247,17 @@ func (rb *ReadBuilder) resolve(ctx context.Context) (*snapshot.Snapshot, *schema
 	var err error
 	switch {
 	case rb.tag != "":
-		tag, err := snapshot.NewTagManager(t.fio, t.root, t.branch).Tag(ctx, rb.tag)
+		tag, err := t.tag(ctx, rb.tag)
 		if err != nil {
-			return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
+			return nil, nil, err
 		}
 		snap = &tag.Snapshot
 	case rb.snapshotID > 0:
 		snap, err = t.snapshots.Snapshot(ctx, rb.snapshotID)
 		if err != nil {
+			if fileio.IsNotExist(err) {
+				return nil, nil, t.noSnapshot(ctx, rb.snapshotID, err)
+			}
 			return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
 		}
 	default:
@@ -268,6 +277,24 @@ func (rb *ReadBuilder) resolve(ctx context.Context) (*snapshot.Snapshot, *schema
 		}
 	}
 	return snap, s, nil
+}
+
+// noSnapshot is the error of a read of snapshot id, which does not exist:
+// it names the snapshots the table holds (and wraps err, a not-exist
+// error, so it stays permanent).
+func (t *Table) noSnapshot(ctx context.Context, id int64, err error) error {
+	held := "the table has no snapshot"
+	lo, okLo, err1 := t.snapshots.EarliestID(ctx)
+	hi, okHi, err2 := t.snapshots.LatestID(ctx)
+	switch {
+	case err1 != nil || err2 != nil:
+		held = "the snapshots it holds could not be listed"
+	case okLo && okHi && id > hi:
+		held = fmt.Sprintf("the latest is %d, the table holds snapshots %d..%d", hi, lo, hi)
+	case okLo && okHi:
+		held = fmt.Sprintf("expired or never written: the table holds snapshots %d..%d", lo, hi)
+	}
+	return notExist(fmt.Sprintf("table %s: snapshot %d does not exist (%s)", t.name, id, held))
 }
 
 // timeTravelSchema is the schema a read of exactly one past snapshot (or
@@ -330,13 +357,13 @@ func bindFilter(sch *schema.TableSchema, text string, built *predicate.Predicate
 	if text != "" {
 		p, err := predicate.Parse(text, sch.Fields)
 		if err != nil {
-			return nil, fmt.Errorf("filter in schema %d: %w", sch.ID, err)
+			return nil, fmt.Errorf("filter in schema %d: %w", sch.ID, columnHint(err, sch))
 		}
 		parsed = p
 	}
 	bound, err := predicate.Bind(built, sch.Fields)
 	if err != nil {
-		return nil, fmt.Errorf("filter in schema %d: %w", sch.ID, err)
+		return nil, fmt.Errorf("filter in schema %d: %w", sch.ID, columnHint(err, sch))
 	}
 	return predicate.AndOf(bound, parsed), nil
 }

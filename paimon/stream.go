@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/connect-paimon/connect-paimon/internal/suggest"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
@@ -39,6 +42,13 @@ const (
 	// StartCompactedFull reads the newest COMPACT snapshot in full (the
 	// latest snapshot when there is none), then changes.
 	StartCompactedFull = stream.StartCompactedFull
+	// StartFromTag reads the snapshot tag StartTag holds in full, in the
+	// schema it was written under, and ends (io.EOF): Java reads
+	// scan.tag-name as a batch read of the tag and refuses to stream from
+	// it. A consumer's position still wins, and the read still ends at the
+	// tag's snapshot. To follow the table after a tag, start
+	// StartFromSnapshotFull at the tag's snapshot (Table.TagSnapshotID).
+	StartFromTag = stream.StartFromTag
 )
 
 // ExpiredPolicy says what a streaming scan does when the next snapshot it
@@ -179,6 +189,12 @@ func (b *StreamReadBuilder) WithStartTimestamp(t time.Time) *StreamReadBuilder {
 	return b
 }
 
+// WithStartTag sets the tag of StartFromTag.
+func (b *StreamReadBuilder) WithStartTag(name string) *StreamReadBuilder {
+	b.cfg.StartTag = name
+	return b
+}
+
 // WithEndSnapshot ends the stream (io.EOF) after snapshot id.
 func (b *StreamReadBuilder) WithEndSnapshot(id int64) *StreamReadBuilder {
 	b.cfg.EndSnapshot = id
@@ -305,6 +321,10 @@ func (s *StreamingScan) TouchConsumer(ctx context.Context) (next int64, ok bool,
 func (s *StreamingScan) Next(ctx context.Context) (*StreamPlan, error) {
 	p, err := s.s.Next(ctx)
 	if p == nil {
+		var se *stream.StartError
+		if errors.As(err, &se) {
+			err = &FieldError{Field: "StartSnapshot", Err: err}
+		}
 		return nil, err
 	}
 	snap := p.Snapshot
@@ -401,6 +421,14 @@ func (t *streamTable) TimeTravelSchema(ctx context.Context, snap *snapshot.Snaps
 	return sch, nil
 }
 
+func (t *streamTable) Tag(ctx context.Context, name string) (*snapshot.Snapshot, error) {
+	tag, err := t.tag(ctx, name)
+	if err != nil {
+		return nil, &FieldError{Field: "StartTag", Err: err}
+	}
+	return &tag.Snapshot, nil
+}
+
 func (t *streamTable) Planner(sch *schema.TableSchema, levels func(int32) bool) (*scan.Planner, error) {
 	f, err := t.filterFor(sch)
 	if err != nil {
@@ -410,6 +438,38 @@ func (t *streamTable) Planner(sch *schema.TableSchema, levels func(int32) bool) 
 	pl.FileShare = t.share
 	return pl, nil
 }
+
+// unknownColumn finds the column a filter names that the schema lacks.
+var unknownColumn = regexp.MustCompile(`unknown column ("(?:[^"\\]|\\.)*")`)
+
+// columnHint adds the nearest existing columns (or the list of them) to a
+// filter error about an unknown column.
+func columnHint(err error, sch *schema.TableSchema) error {
+	m := unknownColumn.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	name, uerr := strconv.Unquote(m[1])
+	if uerr != nil {
+		return err
+	}
+	names := make([]string, len(sch.Fields))
+	for i, f := range sch.Fields {
+		names[i] = f.Name
+	}
+	return &hinted{err: err, hint: suggest.Hint(name, names, "columns")}
+}
+
+// hinted is an error with a hint appended to its text; errors.Is and As
+// see the error.
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (h *hinted) Error() string { return h.err.Error() + h.hint }
+
+func (h *hinted) Unwrap() error { return h.err }
 
 // openStream is the one way a streaming read is opened: cfg is validated
 // here, once, with the table's schema; filter and buckets are the
@@ -455,7 +515,7 @@ func (t *Table) openStream(ctx context.Context, cfg StreamConfig, filter *predic
 		end = id
 	}
 	sc := stream.Config{
-		Mode: cfg.StartMode, StartSnapshot: cfg.StartSnapshot, StartTime: cfg.StartTime,
+		Mode: cfg.StartMode, StartSnapshot: cfg.StartSnapshot, StartTime: cfg.StartTime, StartTag: cfg.StartTag,
 		EndSnapshot: end, EndWatermark: cfg.EndWatermark, OnExpired: cfg.OnExpired,
 		ReadOverwrite: cfg.StreamingReadOverwrite, IgnoreProgress: cfg.IgnoreConsumerProgress,
 		EmitEmpty: cfg.EmitEmptyPlans, Poll: cfg.PollInterval, ConsumerID: cfg.ConsumerID,

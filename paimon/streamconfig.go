@@ -26,6 +26,8 @@ type StreamConfig struct {
 	StartSnapshot int64
 	// StartTime is the time of StartFromTimestamp; only allowed with it.
 	StartTime time.Time
+	// StartTag is the tag of StartFromTag; only allowed with it.
+	StartTag string
 
 	// EndSnapshot ends the stream (io.EOF) after this snapshot; 0: none.
 	EndSnapshot int64
@@ -114,6 +116,12 @@ func (c *StreamConfig) checkStart() error {
 		return fieldErr("StartSnapshot", "only used with scan mode from-snapshot or from-snapshot-full, not %s", c.StartMode)
 	case !c.StartTime.IsZero() && c.StartMode != StartFromTimestamp:
 		return fieldErr("StartTime", "only used with scan mode from-timestamp, not %s", c.StartMode)
+	case c.StartTag != "" && c.StartMode != StartFromTag:
+		return fieldErr("StartTag", "only used with scan mode from-tag, not %s", c.StartMode)
+	case c.StartMode == StartFromTag && c.StartTag == "":
+		return fieldErr("StartTag", "required by scan mode from-tag")
+	case c.StartMode == StartFromTag && (c.EndSnapshot > 0 || c.EndAtLatest):
+		return fieldErr("StartMode", "from-tag ends after the tag's snapshot: no end bound is needed")
 	}
 	return checkStart(c.StartMode, c.StartSnapshot, c.StartTime)
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/connect-paimon/connect-paimon/internal/readspec"
+	"github.com/connect-paimon/connect-paimon/internal/suggest"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
@@ -61,11 +63,14 @@ func adminCommands(sio stdio) []*cli.Command {
 	return []*cli.Command{{
 		Name:  "paimon",
 		Usage: "Discover, inspect and administer Apache Paimon tables (databases, tables, describe, files, consumers, snapshots, tail)",
-		Description: `Every subcommand addresses a warehouse with --warehouse and, but databases and
-tables, one table with --table (db.table; describe and files also take it as
-their argument), optionally --branch, plus storage flags for object stores
-(--region, --s3-endpoint, --s3-force-path-style, --access-key-id, ...).
-Flags may follow positional arguments: "consumers reset ID --next 5".`,
+		Description: `Every subcommand takes the same flags for the same things:
+  --warehouse/-w          the warehouse (a path or URL; the warehouse name with --catalog-uri)
+  --catalog-uri, ...      Paimon's REST catalog instead of a warehouse path
+  --region, ...           storage flags for object stores
+  DATABASE.TABLE          the table, as the first argument or --table/-t (all but databases and tables)
+  --branch                the table's branch (default main)
+  --format table|json     a table for people (default) or JSON for scripts (--json is short for --format json)
+Flags may follow positional arguments: "consumers reset demo.orders ID --next 5".`,
 		Before: func(c *cli.Context) error {
 			// Help and usage errors of the subtree go where the commands
 			// write, not to the app's process-wide writers.
@@ -77,12 +82,46 @@ Flags may follow positional arguments: "consumers reset ID --next 5".`,
 			}
 			return nil
 		},
-		Subcommands: append(discoveryCommands(sio),
+		Subcommands: withUsageErrors(append(discoveryCommands(sio),
 			consumersCommand(sio),
 			snapshotsCommand(sio),
 			tailCommand(sio),
-		),
+		)),
 	}}
+}
+
+// usageError is a flag error in one line: the command, the flag, the
+// nearest flags the command has.
+func usageError(c *cli.Context, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		name = strings.TrimLeft(name, "-")
+		var names []string
+		for _, f := range c.Command.Flags {
+			for _, n := range f.Names() {
+				if len(n) > 1 {
+					names = append(names, n)
+				}
+			}
+		}
+		hint := ""
+		if near := suggest.Nearest(name, names, 3); len(near) > 0 {
+			hint = "; did you mean --" + strings.Join(near, ", --") + "?"
+		}
+		return fmt.Errorf("%s: unknown flag --%s%s (--help lists the flags)", commandPath(c), name, hint)
+	}
+	return fmt.Errorf("%s: %s (--help lists the flags)", commandPath(c), msg)
+}
+
+// withUsageErrors makes a flag error of every command one line naming the
+// flag and the nearest ones the command has, instead of urfave's page of
+// help.
+func withUsageErrors(cmds []*cli.Command) []*cli.Command {
+	for _, cmd := range cmds {
+		withUsageErrors(cmd.Subcommands)
+		cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error { return usageError(c, err) }
+	}
+	return cmds
 }
 
 // tableFlags are the flags of every leaf command: the table address and the
@@ -113,9 +152,9 @@ func tableFlags() []cli.Flag {
 }
 
 // tableJSONFlags are the flags of an admin command on one table: the table
-// flags, the command's own, and --json last.
+// flags, the command's own, and the output format last.
 func tableJSONFlags(extra ...cli.Flag) []cli.Flag {
-	return append(append(tableFlags(), extra...), &cli.BoolFlag{Name: flagJSON, Usage: "print JSON instead of a table"})
+	return withFormatFlag(append(tableFlags(), extra...))
 }
 
 // storageOptions maps the storage flags to objstore.Options. The CLI spells
@@ -187,16 +226,13 @@ type openedTable struct {
 // Close closes the catalog's storage client.
 func (o *openedTable) Close() { _ = o.cat.Close() }
 
-// openTable opens the table the flags address. Errors name the table and
-// the warehouse, because the warehouse may come from the environment.
-func openTable(ctx context.Context, c *cli.Context) (*openedTable, error) {
-	wh, name := c.String(flagWarehouse), c.String(flagTable)
+// openCatalog opens the warehouse (or REST catalog) the flags address:
+// the one way every subcommand opens it.
+func openCatalog(ctx context.Context, c *cli.Context) (*paimon.Catalog, error) {
+	wh := c.String(flagWarehouse)
 	rest := c.String(flagCatalogURI) != ""
 	if wh == "" && !rest {
 		return nil, fmt.Errorf("--%s is required (or PAIMON_WAREHOUSE)", flagWarehouse)
-	}
-	if name == "" {
-		return nil, fmt.Errorf("--%s is required (or PAIMON_TABLE)", flagTable)
 	}
 	opts, err := storageOptions(c)
 	if err != nil {
@@ -208,7 +244,17 @@ func openTable(ctx context.Context, c *cli.Context) (*openedTable, error) {
 			"uri": c.String(flagCatalogURI), "token": c.String(flagCatalogToken), "token.provider": c.String(flagCatalogProvider),
 		}))
 	}
-	cat, err := paimon.OpenCatalog(ctx, wh, copts...)
+	return paimon.OpenCatalog(ctx, wh, copts...)
+}
+
+// openTable opens the table the flags address. Errors name the table and
+// the warehouse, because the warehouse may come from the environment.
+func openTable(ctx context.Context, c *cli.Context) (*openedTable, error) {
+	name := c.String(flagTable)
+	if name == "" {
+		return nil, fmt.Errorf("%s needs a table: DATABASE.TABLE as its first argument, or --%s (or PAIMON_TABLE)", commandPath(c), flagTable)
+	}
+	cat, err := openCatalog(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -219,12 +265,9 @@ func openTable(ctx context.Context, c *cli.Context) (*openedTable, error) {
 	}
 	tbl, err := cat.GetTable(ctx, name, topts...)
 	if err != nil {
-		hint := ""
-		if fileio.IsNotExist(err) {
-			hint = suggest(ctx, cat, name, false)
-		}
+		// The library's error names the table and what exists instead.
 		out.Close()
-		return nil, fmt.Errorf("table %s in warehouse %s: %w%s", name, wh, err, hint)
+		return nil, fmt.Errorf("warehouse %s: %w", c.String(flagWarehouse), err)
 	}
 	out.tbl = tbl
 	return out, nil
@@ -264,15 +307,28 @@ func interspersed(c *cli.Context) ([]string, error) {
 			}
 		}
 		if err := fs.Parse(args); err != nil {
-			return nil, fmt.Errorf("%s: %w", commandPath(c), err)
+			return nil, usageError(c, err)
 		}
 		var setErr error
 		fs.Visit(func(f *flag.Flag) {
 			// urfave keeps one value per alias and syncs them only in its own
-			// parse, so every name of the flag gets the value.
+			// parse, so every name of the flag gets the value. A list flag's
+			// String is "[a b]": its elements are set one by one.
+			vals := []string{f.Value.String()}
+			switch v := f.Value.(type) {
+			case *cli.StringSlice:
+				vals = v.Value()
+			case *cli.IntSlice:
+				vals = vals[:0]
+				for _, i := range v.Value() {
+					vals = append(vals, strconv.Itoa(i))
+				}
+			}
 			for _, n := range byName[f.Name].Names() {
-				if err := c.Set(n, f.Value.String()); err != nil && setErr == nil {
-					setErr = err
+				for _, val := range vals {
+					if err := c.Set(n, val); err != nil && setErr == nil {
+						setErr = err
+					}
 				}
 			}
 		})
@@ -287,6 +343,10 @@ func interspersed(c *cli.Context) ([]string, error) {
 			}
 			return nil, errHelpShown
 		}
+	}
+	// Every subcommand's output format, checked before anything is opened.
+	if _, err := outputFormat(c); err != nil {
+		return nil, err
 	}
 	return pos, nil
 }
@@ -320,7 +380,8 @@ func commandPath(c *cli.Context) string {
 	return strings.Join(names, " ")
 }
 
-// exactArgs checks the positional argument count, naming what is expected.
+// exactArgs checks the positional argument count of a command that takes
+// no table, naming what is expected.
 func exactArgs(c *cli.Context, n int, what string) ([]string, error) {
 	pos, err := interspersed(c)
 	if err != nil {
@@ -331,6 +392,32 @@ func exactArgs(c *cli.Context, n int, what string) ([]string, error) {
 			return nil, fmt.Errorf("%s takes no arguments, got %q", commandPath(c), pos)
 		}
 		return nil, fmt.Errorf("%s needs %s, got %d arguments %q", commandPath(c), what, len(pos), pos)
+	}
+	return pos, nil
+}
+
+// tableArgs checks the positional arguments of a command on one table: the
+// table (DATABASE.TABLE) may come first, else it is --table; n arguments
+// (what) follow it.
+func tableArgs(c *cli.Context, n int, what string) ([]string, error) {
+	pos, err := interspersed(c)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) == n+1 {
+		if t := c.String(flagTable); c.IsSet(flagTable) && t != pos[0] {
+			return nil, fmt.Errorf("%s: table %q and --%s %q disagree", commandPath(c), pos[0], flagTable, t)
+		}
+		if err := c.Set(flagTable, pos[0]); err != nil {
+			return nil, err
+		}
+		pos = pos[1:]
+	}
+	if len(pos) != n {
+		if n == 0 {
+			return nil, fmt.Errorf("%s takes one argument, the table DATABASE.TABLE (or --%s), got %d arguments %q", commandPath(c), flagTable, len(pos), pos)
+		}
+		return nil, fmt.Errorf("%s needs %s: %s %s (the table as the first argument or --%s), got %d arguments %q", commandPath(c), what, commandPath(c), c.Command.ArgsUsage, flagTable, len(pos), pos)
 	}
 	return pos, nil
 }
@@ -350,22 +437,23 @@ func consumersCommand(sio stdio) *cli.Command {
 		Usage: "List, read, move and delete the table's consumers (consumer/consumer-<id> files)",
 		Subcommands: []*cli.Command{
 			{
-				Name:   "list",
-				Usage:  "List every consumer and its next snapshot",
-				Flags:  tableJSONFlags(),
-				Action: action(sio, consumersList),
+				Name:      "list",
+				Usage:     "List every consumer and its next snapshot",
+				ArgsUsage: "[DATABASE.TABLE]",
+				Flags:     tableJSONFlags(),
+				Action:    action(sio, consumersList),
 			},
 			{
 				Name:      "get",
 				Usage:     "Print one consumer's next snapshot",
-				ArgsUsage: "ID",
+				ArgsUsage: "[DATABASE.TABLE] ID",
 				Flags:     tableJSONFlags(),
 				Action:    action(sio, consumersGet),
 			},
 			{
 				Name:      "reset",
 				Usage:     "Set a consumer's next snapshot (creates the consumer); the snapshot must exist unless --force",
-				ArgsUsage: "ID --next N",
+				ArgsUsage: "[DATABASE.TABLE] ID --next N",
 				Flags: tableJSONFlags(
 					&cli.Int64Flag{Name: "next", Usage: "the snapshot the consumer reads next"},
 					&cli.BoolFlag{Name: "force", Usage: "write the position even if snapshot N does not exist (yet, or any more)"},
@@ -375,22 +463,24 @@ func consumersCommand(sio stdio) *cli.Command {
 			{
 				Name:      "delete",
 				Usage:     "Delete a consumer, releasing the snapshots it held",
-				ArgsUsage: "ID",
+				ArgsUsage: "[DATABASE.TABLE] ID",
 				Flags:     tableJSONFlags(),
 				Action:    action(sio, consumersDelete),
 			},
 			{
-				Name:  "expire",
-				Usage: "Delete consumers not written since a time (what writers do with consumer.expiration-time)",
+				Name:      "expire",
+				Usage:     "Delete consumers not written since a time (what writers do with consumer.expiration-time)",
+				ArgsUsage: "[DATABASE.TABLE]",
 				Flags: tableJSONFlags(
-					&cli.StringFlag{Name: "before", Usage: "delete consumers last written before this RFC 3339 time"},
+					&cli.StringFlag{Name: "before", Usage: "delete consumers last written before this time: RFC 3339, or a date (midnight UTC)"},
 					&cli.DurationFlag{Name: "older-than", Usage: "delete consumers last written longer ago than this"},
 				),
 				Action: action(sio, consumersExpire),
 			},
 			{
-				Name:  "clear",
-				Usage: "Delete the consumers whose id fully matches --including and not --excluding (Java's clear_consumers)",
+				Name:      "clear",
+				Usage:     "Delete the consumers whose id fully matches --including and not --excluding (Java's clear_consumers)",
+				ArgsUsage: "[DATABASE.TABLE]",
 				Flags: tableJSONFlags(
 					&cli.StringFlag{Name: "including", Usage: "regular expression (RE2, full match) of the ids to delete"},
 					&cli.StringFlag{Name: "excluding", Usage: "regular expression (RE2, full match) of the ids to keep"},
@@ -403,7 +493,7 @@ func consumersCommand(sio stdio) *cli.Command {
 }
 
 func consumersList(c *cli.Context, sio stdio) error {
-	if _, err := exactArgs(c, 0, ""); err != nil {
+	if _, err := tableArgs(c, 0, ""); err != nil {
 		return err
 	}
 	ot, err := openTable(c.Context, c)
@@ -424,7 +514,7 @@ func consumersList(c *cli.Context, sio stdio) error {
 	for i, id := range ids {
 		rows[i] = consumerJSON{ConsumerID: id, NextSnapshotID: all[id]}
 	}
-	if c.Bool(flagJSON) {
+	if wantJSON(c) {
 		return writeJSON(sio.out, rows)
 	}
 	return writeConsumerTable(sio.out, rows)
@@ -446,7 +536,7 @@ func consumerArg(c *cli.Context, extra string) (string, error) {
 	if extra != "" {
 		what += " " + extra
 	}
-	pos, err := exactArgs(c, 1, what)
+	pos, err := tableArgs(c, 1, what)
 	if err != nil {
 		return "", err
 	}
@@ -471,10 +561,10 @@ func consumersGet(c *cli.Context, sio stdio) error {
 		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
 	}
 	if !ok {
-		return fmt.Errorf("table %s: consumer %q does not exist", ot.tbl.Name(), id)
+		return missingConsumer(c.Context, ot, id)
 	}
 	row := consumerJSON{ConsumerID: id, NextSnapshotID: cons.NextSnapshot}
-	if c.Bool(flagJSON) {
+	if wantJSON(c) {
 		return writeJSON(sio.out, row)
 	}
 	return writeConsumerTable(sio.out, []consumerJSON{row})
@@ -516,10 +606,24 @@ func consumersReset(c *cli.Context, sio stdio) error {
 		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
 	}
 	row := consumerJSON{ConsumerID: id, NextSnapshotID: next}
-	if c.Bool(flagJSON) {
+	if wantJSON(c) {
 		return writeJSON(sio.out, row)
 	}
 	return writeConsumerTable(sio.out, []consumerJSON{row})
+}
+
+// missingConsumer is the error of a consumer id that does not exist: the
+// nearest existing ids, or the list of them.
+func missingConsumer(ctx context.Context, ot *openedTable, id string) error {
+	all, err := ot.consumers().Consumers(ctx)
+	if err != nil {
+		return fmt.Errorf("table %s: consumer %q does not exist", ot.tbl.Name(), id)
+	}
+	ids := make([]string, 0, len(all))
+	for k := range all {
+		ids = append(ids, k)
+	}
+	return fmt.Errorf("table %s: consumer %q does not exist%s", ot.tbl.Name(), id, suggest.Hint(id, ids, "consumers"))
 }
 
 // snapshotRange describes the snapshots a table holds, for error messages.
@@ -555,7 +659,7 @@ func consumersDelete(c *cli.Context, sio stdio) error {
 	if _, ok, err := m.Consumer(c.Context, id); err != nil {
 		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
 	} else if !ok {
-		return fmt.Errorf("table %s: consumer %q does not exist", ot.tbl.Name(), id)
+		return missingConsumer(c.Context, ot, id)
 	}
 	if err := m.Delete(c.Context, id); err != nil {
 		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
@@ -564,7 +668,7 @@ func consumersDelete(c *cli.Context, sio stdio) error {
 }
 
 func consumersExpire(c *cli.Context, sio stdio) error {
-	if _, err := exactArgs(c, 0, ""); err != nil {
+	if _, err := tableArgs(c, 0, ""); err != nil {
 		return err
 	}
 	var before time.Time
@@ -572,9 +676,9 @@ func consumersExpire(c *cli.Context, sio stdio) error {
 	case c.IsSet("before") && c.IsSet("older-than"):
 		return errors.New("consumers expire: --before and --older-than are mutually exclusive")
 	case c.IsSet("before"):
-		t, err := time.Parse(time.RFC3339Nano, c.String("before"))
+		t, err := readspec.ParseTime(c.String("before"))
 		if err != nil {
-			return fmt.Errorf("--before %q is not RFC 3339 (e.g. 2024-06-01T00:00:00Z): %w", c.String("before"), err)
+			return fmt.Errorf("--before: %w", err)
 		}
 		before = t
 	case c.IsSet("older-than"):
@@ -599,7 +703,7 @@ func consumersExpire(c *cli.Context, sio stdio) error {
 }
 
 func consumersClear(c *cli.Context, sio stdio) error {
-	if _, err := exactArgs(c, 0, ""); err != nil {
+	if _, err := tableArgs(c, 0, ""); err != nil {
 		return err
 	}
 	var incl, excl *regexp.Regexp
@@ -640,7 +744,7 @@ func writeDeleted(c *cli.Context, sio stdio, ids []string) error {
 	if ids == nil {
 		ids = []string{}
 	}
-	if c.Bool(flagJSON) {
+	if wantJSON(c) {
 		return writeJSON(sio.out, map[string][]string{"deleted": ids})
 	}
 	tw := newTable(sio.out)
@@ -667,8 +771,9 @@ type snapshotJSON struct {
 
 func snapshotsCommand(sio stdio) *cli.Command {
 	return &cli.Command{
-		Name:  "snapshots",
-		Usage: "List the table's snapshots: id, commit kind, commit time, records, schema",
+		Name:      "snapshots",
+		Usage:     "List the table's snapshots: id, commit kind, commit time, records, schema",
+		ArgsUsage: "[DATABASE.TABLE]",
 		Flags: tableJSONFlags(
 			&cli.IntFlag{Name: "limit", Usage: "show only the newest N snapshots, 0 for all"},
 		),
@@ -677,7 +782,7 @@ func snapshotsCommand(sio stdio) *cli.Command {
 }
 
 func snapshotsList(c *cli.Context, sio stdio) error {
-	if _, err := exactArgs(c, 0, ""); err != nil {
+	if _, err := tableArgs(c, 0, ""); err != nil {
 		return err
 	}
 	limit := c.Int("limit")
@@ -715,7 +820,7 @@ func snapshotsList(c *cli.Context, sio stdio) error {
 			SchemaID:         s.SchemaID,
 		})
 	}
-	if c.Bool(flagJSON) {
+	if wantJSON(c) {
 		return writeJSON(sio.out, rows)
 	}
 	tw := newTable(sio.out)

@@ -35,9 +35,9 @@ func copyTable(t *testing.T, db, table string) string {
 }
 
 type result struct {
-	out  string
-	code int
-	err  error
+	out, stderr string
+	code        int
+	err         error
 }
 
 // run executes the binary's CLI in process, exactly as main does, with
@@ -47,7 +47,7 @@ func run(t *testing.T, args ...string) result {
 	var out, errw bytes.Buffer
 	full := append([]string{"connect-paimon"}, args...)
 	code, err := service.RunCLIToCode(context.Background(), cliOptions(full, stdio{out: &out, err: &errw})...)
-	return result{out: out.String(), code: code, err: err}
+	return result{out: out.String(), stderr: errw.String(), code: code, err: err}
 }
 
 func mustRun(t *testing.T, args ...string) string {
@@ -136,9 +136,10 @@ func TestSnapshots(t *testing.T) {
 	}
 
 	mustFail(t, "--limit must not be negative", append(base, "--limit", "-1")...)
-	mustFail(t, "table demo.missing in warehouse "+fixtureWarehouse, "paimon", "snapshots", "-w", fixtureWarehouse, "-t", "demo.missing")
+	mustFail(t, "warehouse "+fixtureWarehouse+": table demo.missing does not exist; the existing tables of database demo are orders", "paimon", "snapshots", "-w", fixtureWarehouse, "-t", "demo.missing")
 	mustFail(t, "--warehouse is required", "paimon", "snapshots", "-t", "demo.orders")
-	mustFail(t, "takes no arguments", append(base, "extra")...)
+	mustFail(t, `table "extra" and --table "demo.orders" disagree`, append(base, "extra")...)
+	mustFail(t, "takes one argument, the table DATABASE.TABLE (or --table)", "paimon", "snapshots", "-w", fixtureWarehouse, "demo.orders", "extra")
 }
 
 func TestConsumers(t *testing.T) {
@@ -210,7 +211,7 @@ func TestConsumers(t *testing.T) {
 	}
 	mustFail(t, "needs --before TIME or --older-than DURATION", cmd("expire")...)
 	mustFail(t, "mutually exclusive", cmd("expire", "--older-than", "1h", "--before", "2024-01-01T00:00:00Z")...)
-	mustFail(t, "is not RFC 3339", cmd("expire", "--before", "yesterday")...)
+	mustFail(t, "--before: \"yesterday\" is not a time: want RFC 3339", cmd("expire", "--before", "yesterday")...)
 	got = tableLines(mustRun(t, cmd("expire", "--before", "2000-01-01T00:00:00Z")...))
 	if len(got) != 1 {
 		t.Fatalf("expire before 2000 deleted %q", got[1:])
@@ -395,7 +396,7 @@ func TestTail(t *testing.T) {
 
 	mustFail(t, "--from \"snapshot:x\"", append([]string{"paimon", "tail", "--from", "snapshot:x"}, tf...)...)
 	mustFail(t, "--from \"oldest\"", append([]string{"paimon", "tail", "--from", "oldest"}, tf...)...)
-	mustFail(t, "not RFC 3339", append([]string{"paimon", "tail", "--from", "timestamp:noon"}, tf...)...)
+	mustFail(t, `--from: "noon" is not a time`, append([]string{"paimon", "tail", "--from", "timestamp:noon"}, tf...)...)
 	mustFail(t, "want snapshot:N or latest", append([]string{"paimon", "tail", "--end", "3"}, tf...)...)
 	mustFail(t, "column \"id\" listed twice", append([]string{"paimon", "tail", "--columns", "id,id"}, tf...)...)
 	mustFail(t, "nope", append([]string{"paimon", "tail", "--columns", "nope", "--end", "latest"}, tf...)...)

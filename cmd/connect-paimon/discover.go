@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/connect-paimon/connect-paimon/internal/rowjson"
+	"github.com/connect-paimon/connect-paimon/internal/suggest"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 )
@@ -33,13 +34,25 @@ func catalogFlags() []cli.Flag {
 	return out
 }
 
+// withFormatFlag adds the output format flags every subcommand has:
+// --format table|json, and --json, short for --format json (hidden: one
+// spelling is documented).
 func withFormatFlag(flags []cli.Flag) []cli.Flag {
-	return append(flags, &cli.StringFlag{Name: flagFormat, Value: "table", Usage: "output format: `table` or json"})
+	return append(flags,
+		&cli.StringFlag{Name: flagFormat, Value: "table", Usage: "output format: `table` (for people) or json (for scripts)"},
+		&cli.BoolFlag{Name: flagJSON, Hidden: true, Usage: "same as --format json"})
 }
 
-// outputFormat reads --format.
+// outputFormat reads --format and --json.
 func outputFormat(c *cli.Context) (jsonOut bool, err error) {
-	switch f := c.String(flagFormat); f {
+	f := c.String(flagFormat)
+	if c.Bool(flagJSON) {
+		if c.IsSet(flagFormat) && f != "json" {
+			return false, fmt.Errorf("--%s is short for --%s json, not --%s %s: give one of them", flagJSON, flagFormat, flagFormat, f)
+		}
+		return true, nil
+	}
+	switch f {
 	case "table", "":
 		return false, nil
 	case "json":
@@ -49,11 +62,17 @@ func outputFormat(c *cli.Context) (jsonOut bool, err error) {
 	}
 }
 
+// wantJSON is outputFormat once interspersed has checked it.
+func wantJSON(c *cli.Context) bool {
+	j, _ := outputFormat(c)
+	return j
+}
+
 func discoveryCommands(sio stdio) []*cli.Command {
 	return []*cli.Command{
 		{
 			Name:   "databases",
-			Usage:  "List the warehouse's databases",
+			Usage:  "List the warehouse's databases (a warehouse without any is an error saying where databases are, most likely a wrong --warehouse)",
 			Flags:  withFormatFlag(catalogFlags()),
 			Action: action(sio, databasesRun),
 		},
@@ -66,33 +85,20 @@ func discoveryCommands(sio stdio) []*cli.Command {
 		},
 		{
 			Name:      "describe",
-			Usage:     "Show a table: columns with field ids and types, primary and partition keys, bucket mode, file format, options, latest snapshot, consumers",
-			ArgsUsage: "DATABASE.TABLE",
+			Usage:     "Show a table: columns with field ids and types, primary and partition keys, bucket mode, file format, options, latest snapshot, branches, tags, consumers",
+			ArgsUsage: "[DATABASE.TABLE]",
 			Flags:     withFormatFlag(tableFlags()),
 			Action:    action(sio, describeRun),
 		},
 		{
 			Name:      "files",
 			Usage:     "List the live data files of a snapshot (default the latest): partition, bucket, level, rows, size",
-			ArgsUsage: "DATABASE.TABLE",
+			ArgsUsage: "[DATABASE.TABLE]",
 			Flags: withFormatFlag(append(tableFlags(),
 				&cli.Int64Flag{Name: "snapshot-id", Usage: "the snapshot whose files to list (default the latest)"})),
 			Action: action(sio, filesRun),
 		},
 	}
-}
-
-// openCatalog opens the warehouse the flags address.
-func openCatalog(ctx context.Context, c *cli.Context) (*paimon.Catalog, error) {
-	wh := c.String(flagWarehouse)
-	if wh == "" {
-		return nil, fmt.Errorf("--%s is required (or PAIMON_WAREHOUSE)", flagWarehouse)
-	}
-	opts, err := storageOptions(c)
-	if err != nil {
-		return nil, err
-	}
-	return paimon.OpenCatalog(ctx, wh, paimon.WithStorageOptions(opts))
 }
 
 func databasesRun(c *cli.Context, sio stdio) error {
@@ -107,6 +113,12 @@ func databasesRun(c *cli.Context, sio stdio) error {
 	dbs, err := cat.ListDatabases(c.Context)
 	if err != nil {
 		return err
+	}
+	if len(dbs) == 0 {
+		// Most likely a wrong path: say so, and where the databases are.
+		if err := cat.CheckWarehouse(c.Context); err != nil {
+			return fmt.Errorf("--%s: %w", flagWarehouse, err)
+		}
 	}
 	if asJSON {
 		return writeJSON(sio.out, nonNil(dbs))
@@ -139,7 +151,10 @@ func allTables(ctx context.Context, cat *paimon.Catalog, only string) ([]tableRo
 			return nil, err
 		}
 		if !slices.Contains(known, only) {
-			return nil, fmt.Errorf("database %q does not exist in %s%s", only, cat.Warehouse(), suggest(ctx, cat, only, true))
+			if len(known) == 0 {
+				return nil, cat.CheckWarehouse(ctx)
+			}
+			return nil, fmt.Errorf("database %s does not exist in warehouse %s%s", only, cat.Warehouse(), suggest.Hint(only, known, "databases"))
 		}
 	}
 	var out []tableRow
@@ -147,7 +162,7 @@ func allTables(ctx context.Context, cat *paimon.Catalog, only string) ([]tableRo
 		ts, err := cat.ListTables(ctx, db)
 		if err != nil {
 			if only != "" && fileio.IsNotExist(err) {
-				return nil, fmt.Errorf("database %q does not exist in %s%s", db, cat.Warehouse(), suggest(ctx, cat, db, true))
+				return nil, fmt.Errorf("database %s does not exist in warehouse %s", db, cat.Warehouse())
 			}
 			return nil, err
 		}
@@ -175,6 +190,11 @@ func tablesRun(c *cli.Context, sio stdio) error {
 	if len(pos) == 1 {
 		db = pos[0]
 	}
+	if db == "" {
+		if err := cat.CheckWarehouse(c.Context); err != nil {
+			return fmt.Errorf("--%s: %w", flagWarehouse, err)
+		}
+	}
 	rows, err := allTables(c.Context, cat, db)
 	if err != nil {
 		return err
@@ -187,24 +207,6 @@ func tablesRun(c *cli.Context, sio stdio) error {
 	}
 	for _, r := range rows {
 		fmt.Fprintln(sio.out, r.Database+"."+r.Table)
-	}
-	return nil
-}
-
-// tableArg is the table of describe and files: the positional argument or
-// --table, not both.
-func tableArg(c *cli.Context) error {
-	pos, err := interspersed(c)
-	if err != nil {
-		return err
-	}
-	switch {
-	case len(pos) > 1:
-		return fmt.Errorf("%s takes one table, got %q", commandPath(c), pos)
-	case len(pos) == 1 && c.String(flagTable) != "" && c.String(flagTable) != pos[0]:
-		return fmt.Errorf("%s: table %q and --%s %q disagree", commandPath(c), pos[0], flagTable, c.String(flagTable))
-	case len(pos) == 1:
-		return c.Set(flagTable, pos[0])
 	}
 	return nil
 }
@@ -228,7 +230,7 @@ func openCatalogCommand(c *cli.Context) (asJSON bool, cat *paimon.Catalog, err e
 // argument checked, the --format asked for, the table opened (the caller
 // closes it).
 func openTableCommand(c *cli.Context) (asJSON bool, ot *openedTable, err error) {
-	if err := tableArg(c); err != nil {
+	if _, err := tableArgs(c, 0, ""); err != nil {
 		return false, nil, err
 	}
 	if asJSON, err = outputFormat(c); err != nil {
@@ -236,88 +238,6 @@ func openTableCommand(c *cli.Context) (asJSON bool, ot *openedTable, err error) 
 	}
 	ot, err = openNamedTable(c)
 	return asJSON, ot, err
-}
-
-// suggest returns ", did you mean ...?" with the existing names nearest to
-// name (database names when db, else db.table), or "" when none is near.
-func suggest(ctx context.Context, cat *paimon.Catalog, name string, db bool) string {
-	var candidates []string
-	if db {
-		dbs, err := cat.ListDatabases(ctx)
-		if err != nil {
-			return ""
-		}
-		candidates = dbs
-	} else {
-		rows, err := allTables(ctx, cat, "")
-		if err != nil {
-			return ""
-		}
-		for _, r := range rows {
-			candidates = append(candidates, r.Database+"."+r.Table)
-		}
-	}
-	near := nearest(name, candidates, 3)
-	if len(near) == 0 {
-		return ""
-	}
-	return "; did you mean " + strings.Join(near, ", ") + "?"
-}
-
-// nearest returns up to n candidates closest to name by edit distance
-// (case-insensitive), those within a third of the name's length (at least
-// 2 edits), closest first.
-func nearest(name string, candidates []string, n int) []string {
-	type scored struct {
-		s string
-		d int
-	}
-	limit := max(2, len(name)/3)
-	var hits []scored
-	for _, c := range candidates {
-		d := editDistance(strings.ToLower(name), strings.ToLower(c))
-		// A name that is a whole segment of the candidate ("orders" for
-		// demo.orders) is near whatever its length.
-		if _, t, ok := strings.Cut(c, "."); ok && strings.EqualFold(t, name) {
-			d = 0
-		}
-		if d <= limit {
-			hits = append(hits, scored{c, d})
-		}
-	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].d != hits[j].d {
-			return hits[i].d < hits[j].d
-		}
-		return hits[i].s < hits[j].s
-	})
-	var out []string
-	for i := 0; i < len(hits) && i < n; i++ {
-		out = append(out, hits[i].s)
-	}
-	return out
-}
-
-// editDistance is the Levenshtein distance of a and b in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // --- describe -------------------------------------------------------------------
@@ -355,7 +275,15 @@ type describeJSON struct {
 	Comment        string            `json:"comment,omitempty"`
 	Options        map[string]string `json:"options"`
 	LatestSnapshot *snapshotBrief    `json:"latest_snapshot"`
+	Branches       []string          `json:"branches"`
+	Tags           []tagJSON         `json:"tags"`
 	Consumers      []consumerJSON    `json:"consumers"`
+}
+
+// tagJSON is a tag and the snapshot it points at.
+type tagJSON struct {
+	Name       string `json:"name"`
+	SnapshotID int64  `json:"snapshot_id"`
 }
 
 func describeRun(c *cli.Context, sio stdio) error {
@@ -388,6 +316,21 @@ func describeRun(c *cli.Context, sio stdio) error {
 	if ok {
 		d.LatestSnapshot = &snapshotBrief{ID: snap.ID, SchemaID: snap.SchemaID, CommitKind: string(snap.CommitKind),
 			CommitTime: time.UnixMilli(snap.TimeMillis).UTC().Format(time.RFC3339Nano), TotalRows: snap.TotalRecordCount}
+	}
+	if d.Branches, err = tbl.Branches(ctx); err != nil {
+		return err
+	}
+	tags, err := tbl.Tags(ctx)
+	if err != nil {
+		return err
+	}
+	d.Tags = []tagJSON{}
+	for _, name := range tags {
+		id, err := tbl.TagSnapshotID(ctx, name)
+		if err != nil {
+			return err
+		}
+		d.Tags = append(d.Tags, tagJSON{Name: name, SnapshotID: id})
 	}
 	cons, err := ot.consumers().Consumers(ctx)
 	if err != nil {
@@ -438,6 +381,17 @@ func writeDescribe(out io.Writer, d describeJSON) error {
 		fmt.Fprintf(w, "latest snapshot\t%d (%s at %s, schema %d%s)\n", s.ID, s.CommitKind, s.CommitTime, s.SchemaID, rows)
 	} else {
 		fmt.Fprintf(w, "latest snapshot\tnone\n")
+	}
+	fmt.Fprintf(w, "branches\t%s\n", strings.Join(d.Branches, ", "))
+	if len(d.Tags) == 0 {
+		fmt.Fprintf(w, "tags\tnone\n")
+	}
+	for i, tg := range d.Tags {
+		label := ""
+		if i == 0 {
+			label = "tags"
+		}
+		fmt.Fprintf(w, "%s\t%s: snapshot %d\n", label, tg.Name, tg.SnapshotID)
 	}
 	if len(d.Consumers) == 0 {
 		fmt.Fprintf(w, "consumers\tnone\n")
@@ -522,6 +476,9 @@ func filesRun(c *cli.Context, sio stdio) error {
 	}
 	plan, err := rb.Plan(c.Context)
 	if err != nil {
+		if c.IsSet("snapshot-id") && fileio.IsNotExist(err) {
+			return fmt.Errorf("--snapshot-id: %w", err)
+		}
 		return err
 	}
 	out := filesJSON{Table: tbl.Name(), SnapshotID: plan.SnapshotID, Files: []fileJSON{}}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/connect-paimon/connect-paimon/internal/suggest"
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
@@ -223,7 +224,7 @@ func TestNearest(t *testing.T) {
 		"zzz.qqq":        nil,
 		"javagen.comits": {"javagen.commits"},
 	} {
-		if got := nearest(name, names, 3); !slices.Equal(got, want) {
+		if got := suggest.Nearest(name, names, 3); !slices.Equal(got, want) {
 			t.Errorf("nearest(%q) = %v, want %v", name, got, want)
 		}
 	}

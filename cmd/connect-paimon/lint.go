@@ -22,17 +22,29 @@ func lintCommand(sio stdio, binary string) *cli.Command {
 	return &cli.Command{
 		Name:            "lint",
 		Usage:           "Parse Benthos configs and report any linting errors (the paimon input's rules included)",
-		Description:     "Takes the arguments of Benthos' lint: " + binary + " lint ./configs/*.yaml",
+		Description:     "Takes the arguments of Benthos' lint: " + binary + " lint ./configs/*.yaml\n--open also opens the table of every paimon input, as the input does when it connects:\na wrong warehouse, database, table, branch, tag, column or filter is reported with what exists.",
 		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
-			args := c.Args().Slice()
+			var args []string
+			open := false
+			for _, a := range c.Args().Slice() {
+				if a == "--open" || a == "-open" {
+					open = true
+					continue
+				}
+				args = append(args, a)
+			}
 			failed := false
 			for _, path := range lintPaths(args) {
 				b, err := os.ReadFile(path)
 				if err != nil {
 					continue // Benthos' lint reports unreadable paths
 				}
-				lints, err := input.LintYAML(b)
+				lint := input.LintYAML
+				if open {
+					lint = func(b []byte) ([]input.Lint, error) { return input.LintYAMLOpen(c.Context, b) }
+				}
+				lints, err := lint(b)
 				if err != nil {
 					continue // and YAML errors
 				}

@@ -46,12 +46,12 @@ const docsURL = "https://github.com/connect-paimon/connect-paimon"
 // cliOptions assembles the CLI; tests call it with their own arguments and
 // writers.
 func cliOptions(args []string, sio stdio) []service.CLIOptFunc {
-	version, built := buildVersion()
+	ver, built := buildVersion()
 	opts := []service.CLIOptFunc{
 		service.CLIOptSetArgs(args...),
 		service.CLIOptSetBinaryName("connect-paimon"),
 		service.CLIOptSetProductName("connect-paimon"),
-		service.CLIOptSetVersion(version, built),
+		service.CLIOptSetVersion(ver, built),
 		service.CLIOptSetDocumentationURL(docsURL),
 	}
 	for _, c := range adminCommands(sio) {
@@ -63,27 +63,50 @@ func cliOptions(args []string, sio stdio) []service.CLIOptFunc {
 	return opts
 }
 
-// buildVersion reads the version from the module build info rather than
-// ldflags-set globals: `go install ...@vX` stamps it, and VCS builds stamp
-// the revision and time.
-func buildVersion() (version, built string) {
-	version, built = "dev", "unknown"
+// Set by a release build: -ldflags "-X main.version=v1.2.3 -X main.date=2026-01-02T00:00:00Z".
+// They win over the build info.
+var version, date string
+
+// buildVersion is what --version prints: the release's ldflags when set,
+// else the module build info Go embeds. `go install ...@vX` stamps the
+// module version; `go build` in a git checkout stamps the revision, its
+// time and whether the tree was modified. `go run` and `go test` stamp no
+// revision, which the date then says.
+func buildVersion() (v, built string) {
 	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return
-	}
-	if v := info.Main.Version; v != "" && v != "(devel)" {
-		version = v
-	}
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			if version == "dev" && len(s.Value) >= 12 {
-				version = "dev-" + s.Value[:12]
+	return versionOf(info, ok, version, date)
+}
+
+// versionOf is buildVersion on given build info and ldflags values.
+func versionOf(info *debug.BuildInfo, ok bool, ldVersion, ldDate string) (v, built string) {
+	v, built = "dev", "unknown (no VCS information: built by go run or with -buildvcs=false)"
+	var rev, modified string
+	if ok {
+		if mv := info.Main.Version; mv != "" && mv != "(devel)" {
+			v = mv
+		}
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.time":
+				built = s.Value
+			case "vcs.modified":
+				modified = s.Value
 			}
-		case "vcs.time":
-			built = s.Value
 		}
 	}
-	return
+	if v == "dev" && rev != "" {
+		v = "dev-" + rev[:min(12, len(rev))]
+		if modified == "true" {
+			v += "-modified"
+		}
+	}
+	if ldVersion != "" {
+		v = ldVersion
+	}
+	if ldDate != "" {
+		built = ldDate
+	}
+	return v, built
 }

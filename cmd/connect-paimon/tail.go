@@ -22,8 +22,9 @@ import (
 
 func tailCommand(sio stdio) *cli.Command {
 	return &cli.Command{
-		Name:  "tail",
-		Usage: "Stream the table's rows as JSON lines: a full read, then every new snapshot's changes",
+		Name:      "tail",
+		Usage:     "Stream the table's rows as JSON lines: a full read, then every new snapshot's changes",
+		ArgsUsage: "[DATABASE.TABLE]",
 		Description: `The read flags are the paimon input's fields, generated from the same
 table, with the same values and defaults (scan_mode is --scan-mode,
 end.snapshot_id is --end-snapshot-id, ...):
@@ -31,8 +32,9 @@ end.snapshot_id is --end-snapshot-id, ...):
   --scan-mode latest                  only snapshots committed from now on
   --scan-mode from-snapshot --snapshot-id N       the changes of snapshot N and later
   --scan-mode from-snapshot-full --snapshot-id N  snapshot N in full, then changes
-  --scan-mode from-timestamp --timestamp RFC3339  changes committed at or after the time
+  --scan-mode from-timestamp --timestamp T       changes committed at or after T (RFC 3339, or a date: midnight UTC)
   --scan-mode compacted-full          the newest compacted snapshot in full, then changes
+  --scan-mode from-tag --tag NAME     the tag's snapshot in full, then end (as Java reads a tag)
 Underscores are accepted for the hyphens, as in the input. --end-snapshot-id N
 or --end-at-latest stops after that snapshot; without them tail follows the
 table until interrupted. With --consumer-id the position is resumed from and
@@ -44,6 +46,8 @@ snapshot:N|snapshot-full:N|timestamp:T, --end snapshot:N|latest, --row-kind.`,
 		Flags: append(append(tableFlags(), readFlags()...),
 			&cli.StringFlag{Name: "from", Usage: "older spelling of the start: latest-full, latest, earliest, compacted-full, snapshot:N, snapshot-full:N, timestamp:RFC3339", Category: "older spellings"},
 			&cli.StringFlag{Name: "end", Usage: "older spelling of the end: `snapshot:N` or latest", Category: "older spellings"},
+			&cli.StringFlag{Name: flagFormat, Value: "json", Usage: "output format: `json`, one JSON line per row (tail's only format)"},
+			&cli.BoolFlag{Name: flagJSON, Hidden: true, Usage: "same as --format json"},
 		),
 		Action: func(c *cli.Context) error { return helpShown(tailRun(c, sio)) },
 	}
@@ -176,8 +180,8 @@ func parseFrom(s string, out map[string]any) error {
 		}
 		return nil
 	case hasArg && kind == "timestamp":
-		if _, err := time.Parse(time.RFC3339Nano, arg); err != nil {
-			return fmt.Errorf("--from %q: not RFC 3339 (e.g. timestamp:2024-06-01T00:00:00Z): %w", s, err)
+		if _, err := readspec.ParseTime(arg); err != nil {
+			return fmt.Errorf("--from: %w", err)
 		}
 		out["scan_mode"], out["timestamp"] = paimon.StartFromTimestamp.String(), arg
 		return nil
@@ -203,8 +207,11 @@ func parseEnd(s string, out map[string]any) error {
 }
 
 func tailRun(c *cli.Context, sio stdio) error {
-	if _, err := exactArgs(c, 0, ""); err != nil {
+	if _, err := tableArgs(c, 0, ""); err != nil {
 		return err
+	}
+	if f := c.String(flagFormat); f != "json" {
+		return fmt.Errorf("--%s %q: tail prints rows as JSON lines, want json", flagFormat, f)
 	}
 	legacy, err := legacyFlags(c)
 	if err != nil {
@@ -242,6 +249,11 @@ func tailRun(c *cli.Context, sio stdio) error {
 	for {
 		p, err := sc.Next(ctx)
 		if errors.Is(err, io.EOF) {
+			var ep *paimon.EndPassed
+			if errors.As(err, &ep) {
+				// A normal end, but an empty read: say why.
+				fmt.Fprintf(sio.err, "INFO %v\n", err)
+			}
 			return w.Flush()
 		}
 		if err != nil {
@@ -249,8 +261,8 @@ func tailRun(c *cli.Context, sio stdio) error {
 				return w.Flush() // interrupted: a clean stop
 			}
 			if named := readspec.Named(err, flagName); named != err {
-				// A filter is resolved in the schema of the first plan
-				// (time travel), so its errors can come from Next.
+				// A start past the latest snapshot, and a filter resolved
+				// in the schema of the first plan, fail in Next.
 				return fmt.Errorf("table %s: %w", tbl.Name(), named)
 			}
 			return err

@@ -84,6 +84,7 @@ func modeOptions() [][2]string {
 		{paimon.StartFromSnapshotFull.String(), "Read the whole table at `snapshot_id`, then follow later snapshots."},
 		{paimon.StartFromTimestamp.String(), "Follow snapshots committed at or after `timestamp`."},
 		{paimon.StartCompactedFull.String(), "Read the whole table at the latest compacted snapshot, then follow later snapshots."},
+		{paimon.StartFromTag.String(), "Read the whole table at the snapshot of `tag`, in the schema it was written under, then end (as Java reads `scan.tag-name`)."},
 	}
 }
 
@@ -105,14 +106,18 @@ func Fields() []Field {
 			Examples: []any{"connect-orders"}},
 		{Path: "scan_mode", Kind: Enum, Default: paimon.StartLatestFull.String(), Options: modeOptions(), Aliases: []string{"full", "default"}, lib: "StartMode",
 			Doc:   "Where reading starts when the consumer has no stored progress. Stored progress always wins. Spelled with hyphens as Paimon's `scan.mode`; underscores (`latest_full`) are accepted too.",
-			Usage: "where reading starts without a consumer position: latest-full, latest, from-snapshot, from-snapshot-full, from-timestamp or compacted-full"},
+			Usage: "where reading starts without a consumer position: latest-full, latest, from-snapshot, from-snapshot-full, from-timestamp, compacted-full or from-tag"},
 		{Path: "snapshot_id", Kind: Int, lib: "StartSnapshot",
 			Doc:   "The first snapshot for `from-snapshot` and `from-snapshot-full`.",
 			Usage: "first snapshot of from-snapshot and from-snapshot-full"},
 		{Path: "timestamp", Kind: String, lib: "StartTime",
-			Doc:      "The start time for `from-timestamp`, RFC 3339.",
-			Usage:    "start time of from-timestamp, RFC 3339",
+			Doc:      "The start time for `from-timestamp`: RFC 3339 (`2024-06-01T00:00:00Z`), or a date (`2024-06-01`), which is midnight UTC.",
+			Usage:    "start time of from-timestamp: RFC 3339, or a date (midnight UTC)",
 			Examples: []any{"2024-06-01T00:00:00Z"}},
+		{Path: "tag", Kind: String, lib: "StartTag",
+			Doc:      "The tag for `from-tag`: the snapshot it holds is read in full, in the schema it was written under (also when the snapshot itself has expired), and the read ends, as Java reads `scan.tag-name` (Java refuses to stream from a tag). To follow the table after a tag, use `from-snapshot-full` with the tag's snapshot; `connect-paimon paimon describe` lists the tags and their snapshots.",
+			Usage:    "tag of from-tag: read the snapshot it holds in full, then end",
+			Examples: []any{"2024-06-01"}},
 		{Path: "end.snapshot_id", Kind: Int, lib: "EndSnapshot",
 			Doc:   "Stop after this snapshot has been read.",
 			Usage: "stop after this snapshot"},
@@ -269,9 +274,10 @@ func set(c *paimon.StreamConfig, f Field, v any) error {
 	case "StartSnapshot":
 		c.StartSnapshot, err = positive(v.(int))
 	case "StartTime":
-		s := v.(string)
-		if c.StartTime, err = time.Parse(time.RFC3339Nano, s); err != nil {
-			return fmt.Errorf("%q is not RFC 3339: %w", s, err)
+		c.StartTime, err = ParseTime(v.(string))
+	case "StartTag":
+		if c.StartTag = v.(string); c.StartTag == "" {
+			return errors.New("empty tag name")
 		}
 	case "EndSnapshot":
 		c.EndSnapshot, err = positive(v.(int))
@@ -309,6 +315,20 @@ func set(c *paimon.StreamConfig, f Field, v any) error {
 		return fmt.Errorf("no StreamConfig field %s", f.lib)
 	}
 	return err
+}
+
+// ParseTime reads a start time as configured: RFC 3339
+// (2024-06-01T00:00:00Z, 2024-06-01T02:00:00+02:00) or a plain date
+// (2024-06-01), which is midnight UTC.
+func ParseTime(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("%q is not a time: want RFC 3339 (2024-06-01T00:00:00Z, 2024-06-01T02:00:00+02:00) or a date (2024-06-01, midnight UTC)", s)
 }
 
 // positive is a snapshot id as configured: a set id of 0 would read as

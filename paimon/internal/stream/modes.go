@@ -3,6 +3,7 @@ package stream
 import (
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 )
@@ -29,11 +30,15 @@ const (
 	// StartCompactedFull reads the newest COMPACT snapshot in full (the
 	// latest snapshot when there is none), then changes.
 	StartCompactedFull
+	// StartFromTag reads the snapshot a tag holds in full, in the schema
+	// it was written under, and ends: Java reads scan.tag-name as a batch
+	// read of the tag and refuses to stream from it.
+	StartFromTag
 )
 
 // startModes spells every mode as Java does, in declaration order;
 // "full", "default" and "" are Java's aliases of latest-full.
-var startModes = enum[StartMode]{what: "scan mode", names: []string{"latest-full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp", "compacted-full"}, aliases: []string{"full", "default", ""}}
+var startModes = enum[StartMode]{what: "scan mode", names: []string{"latest-full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp", "compacted-full", "from-tag"}, aliases: []string{"full", "default", ""}}
 
 // String returns Java's spelling of the mode.
 func (m StartMode) String() string { return startModes.String(m) }
@@ -134,6 +139,44 @@ func (e *ExpiredSkip) Skipped() int64 {
 	}
 	return e.Earliest - e.Needed
 }
+
+// StartError is a start position of the scan mode (from-snapshot,
+// from-snapshot-full) past the table's latest snapshot: from-snapshot may
+// start at most at the next snapshot (latest + 1), from-snapshot-full
+// needs a snapshot that exists. A permanent error.
+type StartError struct {
+	Table                   string
+	Mode                    StartMode
+	Start, Earliest, Latest int64
+}
+
+func (e *StartError) Error() string {
+	most := fmt.Sprintf("%s starts at most at snapshot %d, the next one", e.Mode, e.Latest+1)
+	if e.Mode == StartFromSnapshotFull {
+		most = fmt.Sprintf("%s reads a snapshot that exists", e.Mode)
+	}
+	return fmt.Sprintf("table %s: scan mode %s starts at snapshot %d, but the latest snapshot is %d (the table holds snapshots %d..%d; %s)",
+		e.Table, e.Mode, e.Start, e.Latest, e.Earliest, e.Latest, most)
+}
+
+// EndPassed ends a scan whose start position is already past its end
+// bound: nothing is read. It is io.EOF (errors.Is), the normal end of a
+// bounded read, with a message saying why the read was empty; callers log
+// it at INFO.
+type EndPassed struct {
+	Table string
+	// Who names where the start came from: the consumer (and its file) or
+	// the scan mode.
+	Who       string
+	Next, End int64
+}
+
+func (e *EndPassed) Error() string {
+	return fmt.Sprintf("table %s: %s starts at snapshot %d, past the end snapshot %d: nothing to read", e.Table, e.Who, e.Next, e.End)
+}
+
+// Is makes an EndPassed io.EOF.
+func (e *EndPassed) Is(target error) bool { return target == io.EOF }
 
 // The sentinel errors of a streaming read; the facade re-exports them.
 var (

@@ -34,6 +34,9 @@ type Table interface {
 	// TimeTravelSchema is the schema a read of exactly snap uses (the one
 	// it was written under), checked the same way.
 	TimeTravelSchema(ctx context.Context, snap *snapshot.Snapshot) (*schema.TableSchema, error)
+	// Tag is the snapshot tag name holds; a missing tag's error names the
+	// existing ones.
+	Tag(ctx context.Context, name string) (*snapshot.Snapshot, error)
 	// Planner plans snapshots in sch with the read's filter and buckets;
 	// levels, when set, keeps only the levels it accepts. It fails when the
 	// filter cannot be resolved in sch.
@@ -45,6 +48,7 @@ type Config struct {
 	Mode          StartMode
 	StartSnapshot int64
 	StartTime     time.Time
+	StartTag      string // of StartFromTag
 	EndSnapshot   int64  // 0: unbounded
 	EndWatermark  *int64 // nil: unbounded
 	OnExpired     ExpiredPolicy
@@ -90,6 +94,10 @@ type Scan struct {
 	overwrite bool
 	producer  string
 	ended     bool
+	// fromConsumer: the start position is the consumer's; manual: the
+	// caller's (SetNextSnapshotID); passed: a snapshot was planned or
+	// passed since the start.
+	fromConsumer, manual, passed bool
 	// fullPhaseEnd: the start snapshot is already past the end watermark,
 	// so the stream ends after the start (Java's isFullPhaseEnd).
 	fullPhaseEnd bool
@@ -128,6 +136,12 @@ func (s *Scan) NextSnapshotID() int64 { return s.next }
 // SetNextSnapshotID moves the scan: the next plan reads snapshot id's
 // changes (no full plan).
 func (s *Scan) SetNextSnapshotID(id int64) {
+	s.setNext(id)
+	s.manual, s.fromConsumer = true, false
+}
+
+// setNext positions the scan at id's changes.
+func (s *Scan) setNext(id int64) {
 	s.next = id
 	s.started = true
 	s.misses = 0
@@ -236,6 +250,17 @@ func (s *Scan) nextPlan(ctx context.Context) (*Plan, error) {
 		}
 		if s.fullPhaseEnd || (s.cfg.EndSnapshot > 0 && s.next > s.cfg.EndSnapshot) {
 			s.ended = true
+			if !s.passed && !s.fullPhaseEnd {
+				// Ending before the first snapshot is read: say why.
+				who := "scan mode " + s.cfg.Mode.String()
+				if s.manual {
+					who = "the position set by SetNextSnapshotID"
+				}
+				if s.fromConsumer {
+					who = s.position(fmt.Sprintf("consumer %q", s.cfg.ConsumerID))
+				}
+				return nil, &EndPassed{Table: s.t.Name(), Who: who, Next: s.next, End: s.cfg.EndSnapshot}
+			}
 			return nil, io.EOF
 		}
 		snap, err := s.t.History().Snapshot(ctx, s.next)
@@ -260,6 +285,7 @@ func (s *Scan) nextPlan(ctx context.Context) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
+		s.passed = true
 		s.next = snap.ID + 1
 		p.Next = s.next
 		if p.Scan != nil && len(p.Scan.Splits) > 0 || s.cfg.EmitEmpty {
@@ -305,6 +331,16 @@ func (s *Scan) sleep(ctx context.Context) error { return clock.Sleep(ctx, s.cfg.
 // the mode has one, nil while the table has no snapshot yet.
 func (s *Scan) start(ctx context.Context) (*Plan, error) {
 	sm, history := s.t.Snapshots(), s.t.History()
+	var tag *snapshot.Snapshot
+	if s.cfg.Mode == StartFromTag {
+		// A read of the tag ends after it, also when a consumer's position
+		// wins: it is the tag's snapshot, not the table's latest.
+		var err error
+		if tag, err = s.t.Tag(ctx, s.cfg.StartTag); err != nil {
+			return nil, err
+		}
+		s.cfg.EndSnapshot = tag.ID
+	}
 	if s.cfg.Consumers != nil && !s.cfg.IgnoreProgress {
 		c, ok, err := s.cfg.Consumers.Consumer(ctx, s.cfg.ConsumerID)
 		if err != nil {
@@ -312,9 +348,14 @@ func (s *Scan) start(ctx context.Context) (*Plan, error) {
 		}
 		if ok {
 			s.wrote.CompareAndSwap(0, c.NextSnapshot)
-			s.SetNextSnapshotID(c.NextSnapshot)
+			s.setNext(c.NextSnapshot)
+			s.fromConsumer = true
 			return nil, nil
 		}
+	}
+	if tag != nil {
+		// The tag holds its snapshot: it is read even when expired.
+		return s.fullPlanOf(ctx, tag)
 	}
 	latest, ok, err := sm.LatestID(ctx)
 	if err != nil {
@@ -323,7 +364,7 @@ func (s *Scan) start(ctx context.Context) (*Plan, error) {
 	if !ok {
 		if s.cfg.Mode == StartLatest {
 			// Java: a table empty at start is read from its first snapshot.
-			s.SetNextSnapshotID(1)
+			s.setNext(1)
 		}
 		return nil, nil // wait for the first snapshot
 	}
@@ -331,9 +372,16 @@ func (s *Scan) start(ctx context.Context) (*Plan, error) {
 	if err != nil {
 		return nil, s.wrap(err)
 	}
+	// One rule for a start position past the latest snapshot: from-snapshot
+	// may wait for the next snapshot, nothing later; from-snapshot-full
+	// needs one that exists.
+	if s.cfg.Mode == StartFromSnapshot && s.cfg.StartSnapshot > latest+1 ||
+		s.cfg.Mode == StartFromSnapshotFull && s.cfg.StartSnapshot > latest {
+		return nil, &StartError{Table: s.t.Name(), Mode: s.cfg.Mode, Start: s.cfg.StartSnapshot, Earliest: earliest, Latest: latest}
+	}
 	switch s.cfg.Mode {
 	case StartLatest:
-		s.SetNextSnapshotID(latest + 1)
+		s.setNext(latest + 1)
 		return nil, nil
 	case StartFromSnapshot:
 		// Changes can start at a long-lived changelog whose snapshot expired.
@@ -341,7 +389,7 @@ func (s *Scan) start(ctx context.Context) (*Plan, error) {
 		if err != nil {
 			return nil, s.wrap(err)
 		}
-		s.SetNextSnapshotID(max(s.cfg.StartSnapshot, min(from, earliest)))
+		s.setNext(max(s.cfg.StartSnapshot, min(from, earliest)))
 		return nil, nil
 	case StartFromTimestamp:
 		snap, found, err := history.EarlierThanTime(ctx, s.cfg.StartTime.UnixMilli())
@@ -353,9 +401,9 @@ func (s *Scan) start(ctx context.Context) (*Plan, error) {
 			if err != nil {
 				return nil, s.wrap(err)
 			}
-			s.SetNextSnapshotID(min(from, earliest))
+			s.setNext(min(from, earliest))
 		} else {
-			s.SetNextSnapshotID(snap.ID + 1)
+			s.setNext(snap.ID + 1)
 		}
 		return nil, nil
 	case StartFromSnapshotFull:
@@ -387,6 +435,12 @@ func (s *Scan) fullPlan(ctx context.Context, id int64) (*Plan, error) {
 	if err != nil {
 		return nil, s.wrap(err)
 	}
+	return s.fullPlanOf(ctx, snap)
+}
+
+// fullPlanOf plans snap in full and positions the scan after it.
+func (s *Scan) fullPlanOf(ctx context.Context, snap *snapshot.Snapshot) (*Plan, error) {
+	id := snap.ID
 	sch, err := s.schemaFor(ctx, snap)
 	if err != nil {
 		return nil, err
@@ -412,7 +466,8 @@ func (s *Scan) fullPlan(ctx context.Context, id int64) (*Plan, error) {
 	if err != nil {
 		return nil, s.wrap(err)
 	}
-	s.SetNextSnapshotID(id + 1)
+	s.setNext(id + 1)
+	s.passed = true
 	return &Plan{Snapshot: snap, Schema: sch, Scan: p, Full: true, Next: s.next}, nil
 }
 
@@ -520,7 +575,7 @@ func (s *Scan) onMissing(ctx context.Context) (*Plan, error) {
 	switch s.cfg.OnExpired {
 	case ExpiredEarliest:
 		s.expired = &ExpiredSkip{Needed: s.next, Earliest: earliest, Latest: latest, Policy: ExpiredEarliest}
-		s.SetNextSnapshotID(earliest)
+		s.setNext(earliest)
 		return nil, nil
 	case ExpiredLatestFull:
 		s.expired = &ExpiredSkip{Needed: s.next, Earliest: earliest, Latest: latest, Policy: ExpiredLatestFull}
