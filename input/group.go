@@ -51,7 +51,7 @@ func groupField() *service.ConfigField {
 		Description("Share the table among replicas through a Kafka (or Redpanda) consumer group. Replicas with the same group name split a fixed number of slots, handed out by the group coordinator with the cooperative-sticky balancer; each slot keeps its progress in its own Paimon consumer, `<consumer_id>-slot-<n>`, so snapshot expiry protects every slot and Paimon's tools list them. A slot that moves is drained first: its owner stops reading it, waits for what it delivered to be acknowledged and stores its progress. The group coordinates only; the coordination topic `paimon.slots.<name>` (one partition per slot) holds no records. Needs `consumer_id`; excludes `shard`.").
 		Optional().
 		Advanced().
-		LintRule(`root = if this.`+kafkaconn.SeedBrokersName+`.or([]).length() == 0 { [ "group needs seed_brokers" ] }`)
+		LintRule(`root = if this.` + kafkaconn.SeedBrokersName + `.or([]).length() == 0 { [ "group needs seed_brokers" ] }`)
 }
 
 // groupConfig is the parsed group field.
