@@ -122,6 +122,11 @@ func (s *tableSource) Touch(ctx context.Context) (int64, bool, error) {
 
 func (s *tableSource) PrimaryKeys() []string { return s.tbl.Schema().PrimaryKeys }
 
+// Buckets implements bucketCounter.
+func (s *tableSource) Buckets() (string, int) {
+	return s.tbl.Schema().BucketMode(), s.tbl.Schema().NumBuckets()
+}
+
 // Close closes the catalog's storage client (an object store's
 // connections).
 func (s *tableSource) Close() error { return s.cat.Close() }
