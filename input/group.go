@@ -48,7 +48,7 @@ func groupField() *service.ConfigField {
 			Default("45s").
 			Advanced(),
 	).
-		Description("Share the table among replicas through a Kafka (or Redpanda) consumer group. Replicas with the same group name split a fixed number of slots, handed out by the group coordinator with the cooperative-sticky balancer; each slot keeps its progress in its own Paimon consumer, `<consumer_id>-slot-<n>`, so snapshot expiry protects every slot and Paimon's tools list them. A slot that moves is drained first: its owner stops reading it, waits for what it delivered to be acknowledged and stores its progress. The group coordinates only; the coordination topic `paimon.slots.<name>` (one partition per slot) holds no records. Needs `consumer_id`; excludes `shard`.").
+		Description("Share the table among replicas through a Kafka (or Redpanda) consumer group. Replicas with the same group name split a fixed number of slots, handed out by the group coordinator with the cooperative-sticky balancer; each slot keeps its progress in its own Paimon consumer, `<consumer_id>-slot-<n>`, so snapshot expiry protects every slot and Paimon's tools list them. A slot that moves is drained first: its owner stops reading it, waits for what it delivered to be acknowledged and stores its progress. The group coordinates only; the coordination topic `paimon.slots.<name>` (one partition per slot) holds no records. Needs `consumer_id`; excludes `shard` and `end`.").
 		Optional().
 		Advanced().
 		LintRule(`root = if this.` + kafkaconn.SeedBrokersName + `.or([]).length() == 0 { [ "group needs seed_brokers" ] }`)
@@ -98,6 +98,12 @@ func (c config) validateGroup() []error {
 	}
 	if c.Read.ShardCount > 1 {
 		errs = append(errs, ruleError([]string{fieldGroup, fieldShard}, "group and shard both split the table: use one"))
+	}
+	if c.Read.EndSnapshot > 0 || c.Read.EndAtLatest || c.Read.EndWatermark != nil {
+		// A replica that ended would leave the group, and its slots would
+		// move to replicas that may have ended too: nobody would own the
+		// end of the read.
+		errs = append(errs, ruleError([]string{fieldGroup, fieldEnd}, "group follows the table without end: a bounded read runs as one replica (or static shards)"))
 	}
 	if c.Group.Slots < 1 || c.Group.Slots > 1024 {
 		errs = append(errs, fieldError(fieldGroup+"."+fieldGroupSlots, "must be in [1, 1024], got %d", c.Group.Slots))
