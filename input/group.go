@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/redpanda-data/benthos/v4/public/service"
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -138,6 +139,9 @@ type groupInput struct {
 	stopCtx context.Context
 	stop    context.CancelFunc
 
+	// alloc is the slot readers' one Arrow pool.
+	alloc memory.Allocator
+
 	mu     sync.Mutex
 	member *group.Member
 	nslots int // the group's slot count (slotCount)
@@ -161,7 +165,7 @@ type slotReader struct {
 
 func newGroupInput(cfg config, open opener, mgr *service.Resources) *groupInput {
 	ctx, stop := context.WithCancel(context.Background())
-	return &groupInput{cfg: cfg, open: open, mgr: mgr, log: mgr.Logger(), out: make(chan slotBatch),
+	return &groupInput{cfg: cfg, open: open, mgr: mgr, log: mgr.Logger(), out: make(chan slotBatch), alloc: newAllocator(),
 		stopCtx: ctx, stop: stop, slots: map[int32]*slotReader{}}
 }
 
@@ -231,6 +235,7 @@ func (g *groupInput) Assigned(_ context.Context, slots []int32) {
 		cfg.Read.ConsumerID = slotConsumerID(g.cfg.Read.ConsumerID, s)
 		slot := s
 		cfg.fence = func(ctx context.Context, next int64) error { return g.member.Fence(ctx, slot, next) }
+		cfg.alloc = g.alloc
 		in := newInput(cfg, g.open, g.mgr)
 		if !cfg.Batching.IsNoop() {
 			b, err := cfg.Batching.NewBatcher(g.mgr)

@@ -24,7 +24,11 @@ func init() {
 // library's errors already name the warehouse or the table; this layer only
 // names the configuration field a validation error is about.
 func openTable(ctx context.Context, cfg config) (source, error) {
-	opts := append([]paimon.CatalogOption{paimon.WithStorageOptions(cfg.Storage), paimon.WithAllocator(newAllocator())}, cfg.Catalog.CatalogOptions()...)
+	alloc := cfg.alloc
+	if alloc == nil {
+		alloc = newAllocator()
+	}
+	opts := append([]paimon.CatalogOption{paimon.WithStorageOptions(cfg.Storage), paimon.WithAllocator(alloc)}, cfg.Catalog.CatalogOptions()...)
 	if cfg.warn != nil {
 		opts = append(opts, paimon.WithWarnings(cfg.warn))
 	}

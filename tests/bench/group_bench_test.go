@@ -64,7 +64,7 @@ input:
     warehouse: %s
     table: bench.wide
     consumer_id: %s
-    commit_period: 100ms
+    commit_period: 1s
 %soutput:
   drop: {}
 `, prom, wh, id, extra)), 0o644); err != nil {
