@@ -129,11 +129,13 @@ public final class JavaGen {
         // Maps, multisets and strings nested in arrays and rows as Java's ORC writer encodes them:
         // its default picks dictionary or direct per stripe and column by the distinct ratio
         // (orc.dictionary.key.threshold 0.8), 0 forces direct, 1 dictionary, and file version 0.11
-        // (Hive's old writers) DICTIONARY/DIRECT with RLE v1; orc_maps_idx has row groups to skip.
+        // (Hive's old writers) DICTIONARY (always, unless a column is listed as direct) and DIRECT
+        // with RLE v1; orc_maps_idx has row groups to skip.
         TABLES.put("javagen.orc_maps", g -> g.orcMaps("orc_maps", Map.of(), 300, true));
         TABLES.put("javagen.orc_maps_direct", g -> g.orcMaps("orc_maps_direct", Map.of("orc.dictionary.key.threshold", "0"), 300, true));
         TABLES.put("javagen.orc_maps_dict", g -> g.orcMaps("orc_maps_dict", Map.of("orc.dictionary.key.threshold", "1"), 300, true));
-        TABLES.put("javagen.orc_maps_v1", g -> g.orcMaps("orc_maps_v1", Map.of("orc.write.format", "0.11"), 300, true));
+        TABLES.put("javagen.orc_maps_v1", g -> g.orcMaps("orc_maps_v1", Map.of("orc.write.format", "0.11",
+                "orc.column.encoding.direct", "msi,r,arr"), 300, true));
         TABLES.put("javagen.orc_maps_idx", g -> g.orcMaps("orc_maps_idx", Map.of("orc.row.index.stride", "1000"), 2600, false));
     }
 
