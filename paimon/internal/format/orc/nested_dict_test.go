@@ -9,8 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // Java's ORC writer (resources/java JavaGen, the javagen.orc_maps* tables)
@@ -235,5 +238,31 @@ func TestDictionaryEntriesBoundedByBytes(t *testing.T) {
 	// An empty dictionary (no value in the stripe) needs no streams.
 	if _, err := dictStripe(t, encDictionaryV2, 0, "", nil, nil).dictionary(0, encDictionaryV2, presence{}, adjustString{}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// nullKeys is a column whose values are all NULL.
+type nullKeys struct{}
+
+func (nullKeys) read(b array.Builder, n int, _ []bool) error {
+	b.AppendNulls(n)
+	return nil
+}
+func (nullKeys) seek(*seeker) error { return nil }
+
+// A NULL map key (a MULTISET's NULL element), which Java reads, is refused
+// by name: an Arrow map cannot hold it.
+func TestNullMapKeyRefused(t *testing.T) {
+	d, err := newDecompressor(compNone, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &mapColumn{offsets: offsets{lengths: newIntReader(newStream(d, []byte{0xff, 0x02}), encDirect, false)},
+		key: nullKeys{}, value: nullKeys{}}
+	mb := array.NewMapBuilder(memory.DefaultAllocator, arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int32, false)
+	defer mb.Release()
+	err = c.read(mb, 1, nil)
+	if !errors.Is(err, types.ErrUnsupported) || !strings.Contains(err.Error(), "NULL key") {
+		t.Fatalf("%v, want the NULL key refused", err)
 	}
 }
