@@ -358,9 +358,8 @@ func (p *paimonInput) readBatch() (*sentBatch, error) {
 			}
 			if err := p.nextPlan(ctx, src); err != nil {
 				if errors.Is(err, io.EOF) {
-					var ep *paimon.EndPassed
-					if errors.As(err, &ep) {
-						// A normal end, but an empty read: say why.
+					if err != io.EOF {
+						// A normal end, but an empty read: the error says why.
 						p.log.Infof("paimon input: %v", err)
 					}
 					p.ended = true

@@ -22,19 +22,6 @@ var ErrRecreated = stream.ErrRecreated
 // the scan neither wrote nor resumed from: another writer uses the id.
 var ErrConsumerConflict = stream.ErrConsumerConflict
 
-// StartError is the error (wrapped in a *FieldError of StartSnapshot) of a
-// streaming scan whose from-snapshot or from-snapshot-full start is past
-// the latest snapshot: from-snapshot starts at most at the next snapshot
-// (latest + 1), from-snapshot-full needs one that exists. It names the
-// start and the snapshots the table holds.
-type StartError = stream.StartError
-
-// EndPassed is what StreamingScan.Next returns when the start position (a
-// consumer's, or the scan mode's) is already past the end bound: nothing is
-// read. errors.Is(err, io.EOF) holds — it is the normal end of a bounded
-// read — and its message says why the read was empty, for an INFO log.
-type EndPassed = stream.EndPassed
-
 // FieldError is a StreamConfig validation error; Field is the Go name of
 // the offending StreamConfig field, so callers that fill the struct from
 // their own configuration can name their own field instead.

@@ -317,7 +317,10 @@ func (s *StreamingScan) TouchConsumer(ctx context.Context) (next int64, ok bool,
 }
 
 // Next returns the next plan, blocking (polling) until there is one or ctx
-// is done. After the end bound it returns io.EOF.
+// is done. After the end bound it returns io.EOF; when the start position
+// (a consumer's, or the scan mode's) was already past the end bound, so
+// nothing was read, it returns an error that is io.EOF (errors.Is) and
+// says why, for an INFO line.
 func (s *StreamingScan) Next(ctx context.Context) (*StreamPlan, error) {
 	p, err := s.s.Next(ctx)
 	if p == nil {

@@ -249,9 +249,8 @@ func tailRun(c *cli.Context, sio stdio) error {
 	for {
 		p, err := sc.Next(ctx)
 		if errors.Is(err, io.EOF) {
-			var ep *paimon.EndPassed
-			if errors.As(err, &ep) {
-				// A normal end, but an empty read: say why.
+			if err != io.EOF {
+				// A normal end, but an empty read: the error says why.
 				fmt.Fprintf(sio.err, "INFO %v\n", err)
 			}
 			return w.Flush()

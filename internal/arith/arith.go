@@ -7,6 +7,7 @@ package arith
 import (
 	"math"
 	"math/big"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -104,4 +105,22 @@ func SignedInt(v any) (int64, bool) {
 		return x, true
 	}
 	return 0, false
+}
+
+// FormatUnscaled renders unscaled × 10^-scale in plain notation.
+func FormatUnscaled(u *big.Int, scale int) string {
+	s := new(big.Int).Abs(u).String()
+	neg := u.Sign() < 0
+	if scale > 0 {
+		if len(s) <= scale {
+			s = strings.Repeat("0", scale-len(s)+1) + s
+		}
+		s = s[:len(s)-scale] + "." + s[len(s)-scale:]
+	} else if scale < 0 {
+		s += strings.Repeat("0", -scale)
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
 }

@@ -37,5 +37,3 @@ func Parse(expr string, fields []types.DataField) (*Predicate, error) {
 // names no column: a configuration error, never retried.
 var ErrInvalid = ipredicate.ErrInvalid
 
-// AndOf combines predicates with AND; nil operands are skipped.
-func AndOf(ps ...*Predicate) *Predicate { return ipredicate.AndOf(ps...) }

@@ -1,11 +1,8 @@
 package types
 
 import (
-	"bytes"
-	"cmp"
 	"fmt"
 	"math/big"
-	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -44,25 +41,7 @@ type DecimalValue struct {
 
 // String renders the decimal in plain notation (Java's toPlainString).
 func (d DecimalValue) String() string {
-	return FormatUnscaled(d.Unscaled.BigInt(), int(d.Scale))
-}
-
-// FormatUnscaled renders unscaled × 10^-scale in plain notation.
-func FormatUnscaled(u *big.Int, scale int) string {
-	s := new(big.Int).Abs(u).String()
-	neg := u.Sign() < 0
-	if scale > 0 {
-		if len(s) <= scale {
-			s = strings.Repeat("0", scale-len(s)+1) + s
-		}
-		s = s[:len(s)-scale] + "." + s[len(s)-scale:]
-	} else if scale < 0 {
-		s += strings.Repeat("0", -scale)
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
+	return arith.FormatUnscaled(d.Unscaled.BigInt(), int(d.Scale))
 }
 
 // Rescale returns the unscaled value of d at another scale, reporting false
@@ -146,66 +125,4 @@ func (t TimestampValue) Nanos() int64 { return t.Millis*1e6 + int64(t.NanoOfMill
 // String renders an ISO-8601 local date-time with the fraction trimmed.
 func (t TimestampValue) String() string {
 	return t.Time().Format("2006-01-02T15:04:05.999999999")
-}
-
-// CompareValues orders two non-NULL values of one scalar type in the Go
-// representation above, as Java orders the type; ok is false when the Go
-// types differ or are not ordered. Key ranges of the merge tree and
-// statistics pruning of predicates must agree on this order, hence one
-// implementation.
-func CompareValues(a, b any) (int, bool) {
-	switch x := a.(type) {
-	case bool:
-		y, ok := b.(bool)
-		if !ok {
-			return 0, false
-		}
-		return boolInt(x) - boolInt(y), true
-	case int8:
-		return compareAs(x, b, cmp.Compare[int8])
-	case int16:
-		return compareAs(x, b, cmp.Compare[int16])
-	case int32:
-		return compareAs(x, b, cmp.Compare[int32])
-	case int64:
-		return compareAs(x, b, cmp.Compare[int64])
-	case float32:
-		return compareAs(x, b, func(x, y float32) int { return arith.CompareDouble(float64(x), float64(y)) })
-	case float64:
-		return compareAs(x, b, arith.CompareDouble)
-	case string:
-		return compareAs(x, b, strings.Compare)
-	case []byte:
-		return compareAs(x, b, bytes.Compare)
-	case DecimalValue:
-		return compareAs(x, b, func(x, y DecimalValue) int {
-			if x.Scale == y.Scale {
-				return x.Unscaled.Cmp(y.Unscaled)
-			}
-			return x.Cmp(y)
-		})
-	case DateValue:
-		return compareAs(x, b, cmp.Compare[DateValue])
-	case TimeValue:
-		return compareAs(x, b, cmp.Compare[TimeValue])
-	case TimestampValue:
-		return compareAs(x, b, TimestampValue.Compare)
-	}
-	return 0, false
-}
-
-// compareAs orders x against b when b has x's Go type.
-func compareAs[T any](x T, b any, order func(T, T) int) (int, bool) {
-	y, ok := b.(T)
-	if !ok {
-		return 0, false
-	}
-	return order(x, y), true
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

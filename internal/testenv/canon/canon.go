@@ -21,7 +21,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/connect-paimon/connect-paimon/internal/arith"
-	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // Record returns the canonical JSON line of every row of rec, in row order: an object keyed by
@@ -134,10 +133,10 @@ func writeValue(sb *strings.Builder, arr arrow.Array, i int) error {
 		writeString(sb, Float(a.Value(i)))
 	case *array.Decimal128:
 		scale := int(a.DataType().(*arrow.Decimal128Type).Scale)
-		writeString(sb, types.FormatUnscaled(a.Value(i).BigInt(), scale))
+		writeString(sb, arith.FormatUnscaled(a.Value(i).BigInt(), scale))
 	case *array.Decimal256:
 		scale := int(a.DataType().(*arrow.Decimal256Type).Scale)
-		writeString(sb, types.FormatUnscaled(a.Value(i).BigInt(), scale))
+		writeString(sb, arith.FormatUnscaled(a.Value(i).BigInt(), scale))
 	case *array.String:
 		writeString(sb, a.Value(i))
 	case *array.LargeString:

@@ -597,7 +597,7 @@ func toStringCast(arr arrow.Array, from, to types.DataType, mem memory.Allocator
 	case *array.Float64:
 		str = func(i int) string { return typeutil.JavaFloatString(a.Value(i), 64) }
 	case *array.Decimal128:
-		str = func(i int) string { return types.FormatUnscaled(a.Value(i).BigInt(), from.Scale) }
+		str = func(i int) string { return arith.FormatUnscaled(a.Value(i).BigInt(), from.Scale) }
 	case *array.Date32:
 		str = func(i int) string { return types.DateValue(a.Value(i)).String() }
 	default:

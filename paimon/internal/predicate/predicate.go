@@ -23,6 +23,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -293,7 +294,7 @@ func (p *Predicate) testValue(v any) bool {
 	if l == nil {
 		return false
 	}
-	c, ok := types.CompareValues(v, l)
+	c, ok := typeutil.CompareValues(v, l)
 	if !ok {
 		return true
 	}
@@ -425,7 +426,7 @@ func (p *Predicate) minFloatBound(x float64) any {
 
 // testRange decides a leaf on inclusive bounds lo ≤ v ≤ hi (non-null).
 func (p *Predicate) testRange(lo, hi any) bool {
-	cmp := types.CompareValues
+	cmp := typeutil.CompareValues
 	switch p.op {
 	case In:
 		for _, l := range p.literals {

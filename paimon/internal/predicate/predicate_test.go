@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -187,7 +188,7 @@ func TestLiteralConversion(t *testing.T) {
 			t.Errorf("%s = %v: %v", c.field, c.lit, err)
 			continue
 		}
-		if got, _ := types.CompareValues(p.literals[0], c.want); got != 0 || p.literals[0] == nil {
+		if got, _ := typeutil.CompareValues(p.literals[0], c.want); got != 0 || p.literals[0] == nil {
 			t.Errorf("%s = %v converted to %#v, want %#v", c.field, c.lit, p.literals[0], c.want)
 		}
 	}

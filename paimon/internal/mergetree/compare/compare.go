@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/connect-paimon/connect-paimon/internal/arith"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -120,5 +121,5 @@ func Values(x, y any) (c int, ok bool) {
 	case y == nil:
 		return 1, true
 	}
-	return types.CompareValues(x, y)
+	return typeutil.CompareValues(x, y)
 }
