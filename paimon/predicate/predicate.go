@@ -36,4 +36,3 @@ func Parse(expr string, fields []types.DataField) (*Predicate, error) {
 // ErrInvalid is wrapped by every error of a filter that does not parse or
 // names no column: a configuration error, never retried.
 var ErrInvalid = ipredicate.ErrInvalid
-
