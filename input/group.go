@@ -143,10 +143,17 @@ type groupInput struct {
 	alloc memory.Allocator
 
 	mu     sync.Mutex
-	member *group.Member
+	member member
 	nslots int // the group's slot count (slotCount)
 	slots  map[int32]*slotReader
 	closed bool
+}
+
+// member is what the input needs of its group membership: the fence of
+// every consumer write, and leaving (*group.Member; tests fake it).
+type member interface {
+	Fence(ctx context.Context, slot int32, next int64) error
+	Close()
 }
 
 type slotBatch struct {

@@ -1,0 +1,118 @@
+package input
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redpanda-data/benthos/v4/public/service"
+
+	"github.com/connect-paimon/connect-paimon/input/internal/group"
+)
+
+// fakeMember is a group membership whose fence accepts or refuses.
+type fakeMember struct {
+	mu      sync.Mutex
+	refuse  bool
+	fenced  []int64
+	closing bool
+}
+
+func (m *fakeMember) Fence(_ context.Context, _ int32, next int64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.refuse {
+		return group.ErrNotOwner
+	}
+	m.fenced = append(m.fenced, next)
+	return nil
+}
+
+func (m *fakeMember) Close() {}
+
+// groupOver is a group input with one slot of two assigned, reading src.
+func groupOver(t *testing.T, src *fakeSource, m *fakeMember) *groupInput {
+	t.Helper()
+	pc, err := inputSpec().ParseYAML("warehouse: /wh\ntable: db.t\nconsumer_id: c\ncommit_period: 20ms\ngroup:\n  seed_brokers: [ \"localhost:1\" ]\n  slots: 2\n", service.NewEnvironment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := parseConfig(pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGroupInput(cfg, func(context.Context, config) (source, error) { return src, nil }, service.MockResources())
+	g.member, g.nslots = m, 2
+	g.Assigned(context.Background(), []int32{0})
+	t.Cleanup(func() { g.stop() })
+	return g
+}
+
+// A revoked slot is drained before it moves: Revoked waits for the
+// acknowledgement of what the slot delivered, then stores the slot's
+// progress (through the fence) and only then returns.
+func TestGroupRevokeDrains(t *testing.T) {
+	src := &fakeSource{plans: []*fakePlan{{SnapshotID: 3, Splits: []*fakeSplit{{Bucket: 0, Handle: fakeRows{ids: []int64{1, 2, 3}}}}}}}
+	m := &fakeMember{}
+	g := groupOver(t, src, m)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	b, ack, err := g.ReadBatch(ctx)
+	if err != nil || len(b) != 3 {
+		t.Fatalf("first batch: %d messages, %v", len(b), err)
+	}
+	done := make(chan struct{})
+	go func() { g.Revoked(ctx, []int32{0}); close(done) }()
+	select {
+	case <-done:
+		t.Fatal("Revoked returned while a delivered batch was unacknowledged")
+	case <-time.After(300 * time.Millisecond):
+	}
+	if slices.Contains(src.commitLog(), 4) {
+		t.Fatalf("the slot's consumer moved past snapshot 3 before its rows were acknowledged: %v", src.commitLog())
+	}
+	if err := ack(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+		t.Fatal("Revoked did not return after the acknowledgement")
+	}
+	if log := src.commitLog(); len(log) == 0 || log[len(log)-1] != 4 {
+		t.Fatalf("after the drain the slot's consumer should be at 4: %v", log)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !slices.Contains(m.fenced, 4) {
+		t.Fatalf("the commit of 4 was not fenced: %v", m.fenced)
+	}
+}
+
+// A lost slot (the session expired: another replica owns it already) is
+// not drained, and its position is not written: the fence refuses.
+func TestGroupLostSlotWritesNothing(t *testing.T) {
+	src := &fakeSource{plans: []*fakePlan{{SnapshotID: 3, Splits: []*fakeSplit{{Bucket: 0, Handle: fakeRows{ids: []int64{1, 2, 3}}}}}}}
+	m := &fakeMember{}
+	g := groupOver(t, src, m)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, ack, err := g.ReadBatch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(src.commitLog())
+	m.mu.Lock()
+	m.refuse = true
+	m.mu.Unlock()
+	if err := ack(ctx, nil); err != nil && !errors.Is(err, context.Canceled) {
+		t.Fatal(err)
+	}
+	g.Lost(ctx, []int32{0})
+	if log := src.commitLog(); len(log) != before {
+		t.Fatalf("a lost slot's consumer was written: %v (before: %d writes)", log, before)
+	}
+}
