@@ -1,0 +1,149 @@
+package input
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
+)
+
+// fakeLagSource is a table's snapshot history for the lag monitor: ids
+// earliest..latest, snapshot id committed at base + id seconds with id rows,
+// counting the reads of every snapshot file.
+type fakeLagSource struct {
+	mu               sync.Mutex
+	earliest, latest int64
+	base             time.Time
+	missing          map[int64]bool
+	reads            map[int64]int
+	bounds           int
+	err              error
+}
+
+func (f *fakeLagSource) SnapshotBounds(context.Context) (int64, int64, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.bounds++
+	return f.earliest, f.latest, f.latest > 0, nil
+}
+
+func (f *fakeLagSource) SnapshotMeta(_ context.Context, id int64) (snapshotMeta, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reads[id]++
+	if f.err != nil {
+		return snapshotMeta{}, f.err
+	}
+	if id < f.earliest || id > f.latest || f.missing[id] {
+		return snapshotMeta{}, fmt.Errorf("snapshot %d: %w", id, fileio.ErrNotExist)
+	}
+	return snapshotMeta{Time: f.base.Add(time.Duration(id) * time.Second), Records: id}, nil
+}
+
+func newFakeLag(earliest, latest int64) (*fakeLagSource, *lagMonitor, *time.Time) {
+	f := &fakeLagSource{earliest: earliest, latest: latest, base: time.Unix(1_700_000_000, 0), missing: map[int64]bool{}, reads: map[int64]int{}}
+	m := newLagMonitor(f)
+	now := f.base.Add(100 * time.Second)
+	m.now = func() time.Time { return now }
+	return f, m, &now
+}
+
+func TestLagValues(t *testing.T) {
+	ctx := context.Background()
+	f, m, now := newFakeLag(3, 10)
+	// Position 8: snapshots 8, 9, 10 are not delivered; the oldest was
+	// committed at base+8s, now is base+100s.
+	v, err := m.compute(ctx, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (lagValues{Snapshots: 3, Seconds: 92, RowsPending: 8 + 9 + 10, Headroom: 5}); v != want {
+		t.Fatalf("position 8: %+v, want %+v", v, want)
+	}
+	// Blocked: the position stays, time passes, snapshots arrive. The lag
+	// grows, and only the new snapshot file is read.
+	*now = now.Add(30 * time.Second)
+	f.latest = 11
+	v, _ = m.compute(ctx, 8)
+	if want := (lagValues{Snapshots: 4, Seconds: 122, RowsPending: 8 + 9 + 10 + 11, Headroom: 5}); v != want {
+		t.Fatalf("blocked: %+v, want %+v", v, want)
+	}
+	// Caught up: nothing pending, the headroom is the position's.
+	v, _ = m.compute(ctx, 12)
+	if want := (lagValues{Headroom: 9}); v != want {
+		t.Fatalf("caught up: %+v, want %+v", v, want)
+	}
+	for id, n := range f.reads {
+		if n != 1 {
+			t.Errorf("snapshot %d read %d times, want once (cached by id)", id, n)
+		}
+	}
+	if len(m.cache) != 0 {
+		t.Errorf("cache keeps %d snapshots behind the position", len(m.cache))
+	}
+}
+
+// A position that expired reports a headroom ≤ 0 and the lag from the
+// earliest retained snapshot; snapshots that vanish mid-walk are skipped.
+func TestLagExpiredPosition(t *testing.T) {
+	f, m, _ := newFakeLag(5, 8)
+	f.missing[5] = true
+	v, err := m.compute(context.Background(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (lagValues{Snapshots: 7, Seconds: 94, RowsPending: 6 + 7 + 8, Headroom: -3}); v != want {
+		t.Fatalf("%+v, want %+v", v, want)
+	}
+}
+
+// A position far behind sums at most lagWalkMax snapshots.
+func TestLagWalkBounded(t *testing.T) {
+	f, m, _ := newFakeLag(1, 5000)
+	v, err := m.compute(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Snapshots != 5000 || v.RowsPending != lagWalkMax*(lagWalkMax+1)/2 {
+		t.Fatalf("%+v: want 5000 snapshots and the rows of the first %d", v, lagWalkMax)
+	}
+	if len(f.reads) != lagWalkMax || len(m.cache) != lagWalkMax {
+		t.Fatalf("%d snapshots read, %d cached, want %d", len(f.reads), len(m.cache), lagWalkMax)
+	}
+	// Moving on by 10 reads only the 10 snapshots entering the window.
+	if _, err := m.compute(context.Background(), 11); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.reads) != lagWalkMax+10 {
+		t.Fatalf("%d snapshots read after moving by 10, want %d", len(f.reads), lagWalkMax+10)
+	}
+}
+
+func TestLagErrorAndEmptyTable(t *testing.T) {
+	f, m, _ := newFakeLag(1, 3)
+	f.err = errors.New("503")
+	if _, err := m.compute(context.Background(), 1); err == nil {
+		t.Fatal("a failed snapshot read must fail the round, not report a partial lag")
+	}
+	f.err, f.latest = nil, 0
+	if v, err := m.compute(context.Background(), 1); err != nil || v != (lagValues{}) {
+		t.Fatalf("empty table: %+v, %v", v, err)
+	}
+}
+
+// A group reports the worst of its slots: the largest lag and the smallest
+// headroom.
+func TestWorstLag(t *testing.T) {
+	got := worstLag(map[int32]lagValues{
+		0: {Snapshots: 1, Seconds: 50, RowsPending: 10, Headroom: 7},
+		1: {Snapshots: 4, Seconds: 20, RowsPending: 40, Headroom: 9},
+		2: {Headroom: 12},
+	})
+	if want := (lagValues{Snapshots: 4, Seconds: 50, RowsPending: 40, Headroom: 7}); got != want {
+		t.Fatalf("%+v, want %+v", got, want)
+	}
+}
