@@ -20,7 +20,7 @@ import (
 //     lagWalkMax snapshots;
 //   - paimon_expiry_headroom_snapshots: position − earliest retained
 //     snapshot: how many more snapshots may expire before the position does
-//     (0 or less: it has expired).
+//     (0: the next expiry removes it; below 0: it has expired).
 //
 // The position is the tracker's committable snapshot — what the consumer
 // file would be written with — so a row read but not yet acknowledged still
