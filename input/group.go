@@ -114,9 +114,17 @@ func (c config) groupName() string {
 }
 
 // slotConsumerID is the consumer that keeps slot's progress.
-func slotConsumerID(consumerID string, slot int32) string {
+func slotConsumerID(consumerID string, slot int32) string { return SlotConsumerID(consumerID, slot) }
+
+// SlotConsumerID is the Paimon consumer that keeps the progress of a
+// group's slot: `<consumer_id>-slot-<n>`.
+func SlotConsumerID(consumerID string, slot int32) string {
 	return fmt.Sprintf("%s-slot-%d", consumerID, slot)
 }
+
+// GroupTopic is the coordination topic of group name: one partition per
+// slot, no records.
+func GroupTopic(name string) string { return "paimon.slots." + name }
 
 // groupInput is the paimon input of a replica in a group: one reader (a
 // paimonInput confined to the slot's share, with the slot's consumer) per
@@ -245,7 +253,7 @@ func (g *groupInput) Connect(ctx context.Context) error {
 	}
 	name := g.cfg.groupName()
 	m, err := group.Join(ctx, group.Config{
-		Opts: g.cfg.Group.Opts, Name: name, Topic: "paimon.slots." + name, Slots: g.cfg.Group.Slots,
+		Opts: g.cfg.Group.Opts, Name: name, Topic: GroupTopic(name), Slots: g.cfg.Group.Slots,
 		InstanceID: g.cfg.Group.InstanceID, SessionTimeout: g.cfg.Group.SessionTimeout,
 	}, g)
 	if err != nil {
