@@ -29,8 +29,9 @@ import (
 //
 // A monitor goroutine computes them once per poll interval, apart from the
 // read (which may be blocked by back-pressure exactly when lag matters).
-// Each round reads the latest and earliest hints; snapshot files are
-// immutable, so each is read once and cached until the position passes it.
+// An idle round costs one storage request (snapshotBounds); snapshot files
+// are immutable, so each is read once and cached until the position passes
+// it.
 
 // lagWalkMax bounds the snapshots whose record counts one round sums (and
 // the cache): a position further behind reports the rows of the first
@@ -185,4 +186,47 @@ func (m inputMetrics) setLag(v lagValues) {
 	m.lagSeconds.Set(v.Seconds)
 	m.rowsPending.Set(v.RowsPending)
 	m.headroom.Set(v.Headroom)
+}
+
+// snapshotBounds finds the earliest and latest snapshot ids cheaply for
+// rounds that come every poll interval. Finding the latest id from its
+// hint costs three requests and the earliest two; but while the table is
+// idle the latest is known once snapshot latest+1 does not exist (one
+// request), and the earliest moves only by expiry, which writers run when
+// they commit: it is read again when the latest moved, and at least every
+// boundsRefresh (an expiry run on its own). Not safe for concurrent use.
+type snapshotBounds struct {
+	latest   func(context.Context) (int64, bool, error)
+	exists   func(context.Context, int64) (bool, error)
+	earliest func(context.Context) (int64, bool, error)
+	now      func() time.Time
+
+	known          bool
+	first, last    int64
+	earliestReadAt time.Time
+}
+
+// boundsRefresh is how long an earliest snapshot id is trusted while the
+// latest does not move.
+const boundsRefresh = time.Minute
+
+func (b *snapshotBounds) get(ctx context.Context) (earliest, latest int64, ok bool, err error) {
+	if b.known {
+		next, err := b.exists(ctx, b.last+1)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		if !next && b.now().Sub(b.earliestReadAt) < boundsRefresh {
+			return b.first, b.last, true, nil
+		}
+	}
+	b.known = false
+	if latest, ok, err = b.latest(ctx); err != nil || !ok {
+		return 0, 0, ok, err
+	}
+	if earliest, ok, err = b.earliest(ctx); err != nil || !ok {
+		return 0, 0, ok, err
+	}
+	b.known, b.first, b.last, b.earliestReadAt = true, earliest, latest, b.now()
+	return earliest, latest, true, nil
 }

@@ -147,3 +147,38 @@ func TestWorstLag(t *testing.T) {
 		t.Fatalf("%+v, want %+v", got, want)
 	}
 }
+
+// While the table is idle a round costs one existence check; a new
+// snapshot, or boundsRefresh passing, reads both hints again.
+func TestSnapshotBoundsCached(t *testing.T) {
+	var latestCalls, earliestCalls, existsCalls int
+	latest, earliest := int64(5), int64(2)
+	now := time.Unix(0, 0)
+	b := &snapshotBounds{
+		latest:   func(context.Context) (int64, bool, error) { latestCalls++; return latest, true, nil },
+		earliest: func(context.Context) (int64, bool, error) { earliestCalls++; return earliest, true, nil },
+		exists:   func(_ context.Context, id int64) (bool, error) { existsCalls++; return id <= latest, nil },
+		now:      func() time.Time { return now },
+	}
+	check := func(wantE, wantL int64, wantLatestCalls, wantEarliestCalls, wantExists int) {
+		t.Helper()
+		e, l, ok, err := b.get(context.Background())
+		if err != nil || !ok || e != wantE || l != wantL {
+			t.Fatalf("bounds %d..%d ok %v err %v, want %d..%d", e, l, ok, err, wantE, wantL)
+		}
+		if latestCalls != wantLatestCalls || earliestCalls != wantEarliestCalls || existsCalls != wantExists {
+			t.Fatalf("calls: latest %d earliest %d exists %d, want %d %d %d", latestCalls, earliestCalls, existsCalls, wantLatestCalls, wantEarliestCalls, wantExists)
+		}
+	}
+	check(2, 5, 1, 1, 0)
+	for i := 0; i < 10; i++ {
+		now = now.Add(time.Second)
+	}
+	check(2, 5, 1, 1, 1) // idle: one existence check
+	check(2, 5, 1, 1, 2)
+	latest, earliest = 6, 3 // a commit, and the expiry its writer ran
+	check(3, 6, 2, 2, 3)
+	now = now.Add(boundsRefresh)
+	earliest = 4 // an expiry run on its own
+	check(4, 6, 3, 3, 4)
+}

@@ -80,6 +80,8 @@ type tableSource struct {
 	// changelog: the stream reads the commits' changelog files (a
 	// primary-key table with a changelog producer), not their deltas.
 	changelog bool
+	// bounds serves SnapshotBounds (only the lag monitor calls it).
+	bounds *snapshotBounds
 }
 
 // readsChangelog tells whether a stream of tbl reads changelog files, as
@@ -92,13 +94,11 @@ func readsChangelog(tbl *paimon.Table) bool {
 
 // SnapshotBounds implements lagSource.
 func (s *tableSource) SnapshotBounds(ctx context.Context) (earliest, latest int64, ok bool, err error) {
-	if latest, ok, err = s.tbl.Snapshots().LatestID(ctx); err != nil || !ok {
-		return 0, 0, ok, err
+	if s.bounds == nil {
+		snaps, hist := s.tbl.Snapshots(), s.tbl.History()
+		s.bounds = &snapshotBounds{latest: snaps.LatestID, exists: snaps.Exists, earliest: hist.EarliestID, now: time.Now}
 	}
-	if earliest, ok, err = s.tbl.History().EarliestID(ctx); err != nil || !ok {
-		return 0, 0, ok, err
-	}
-	return earliest, latest, true, nil
+	return s.bounds.get(ctx)
 }
 
 // SnapshotMeta implements lagSource: the rows a stream reads from a

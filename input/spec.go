@@ -230,7 +230,8 @@ server's ` + "`/metrics`" + `.
   expired). Alert on it before ` + "`on_expired`" + ` has to act.
 
   The four are computed once per ` + "`poll_interval`" + ` apart from the read, from the acknowledged position, and
-  set from the first plan on; each snapshot file is read once (cached by id until the position passes it).
+  set from the first plan on. While the table is idle a round costs one storage request; each snapshot
+  file is read once (cached by id until the position passes it).
 - ` + "`paimon_group_slots_owned`" + ` (gauge), ` + "`paimon_group_rebalances`" + ` (counter: slot assignments, revocations
   and losses), with ` + "`group`" + ` only. In a group each slot has its own position and the lag gauges report the
   replica's worst slot (the largest lag and pending rows, the smallest headroom).
