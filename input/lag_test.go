@@ -182,3 +182,55 @@ func TestSnapshotBoundsCached(t *testing.T) {
 	earliest = 4 // an expiry run on its own
 	check(4, 6, 3, 3, 4)
 }
+
+// lagFakeSource is a fakeSource whose table history the lag monitor sees.
+type lagFakeSource struct {
+	*fakeSource
+	*fakeLagSource
+}
+
+// The input's monitor reports from the acknowledged position: a batch
+// read but not acknowledged is still lag, and the values reach the hook a
+// group installs (or the gauges) once per poll interval.
+func TestInputReportsLagOfUnacknowledgedRows(t *testing.T) {
+	src := &fakeSource{plans: []*fakePlan{
+		{SnapshotID: 10, Splits: []*fakeSplit{{Bucket: 0, Handle: fakeRows{ids: ids(1, 2)}}}},
+	}}
+	hist, _, _ := newFakeLag(8, 10)
+	in := directInput(t, src, "batch_size: 2\npoll_interval: 10ms\n")
+	in.open = func(context.Context, config) (source, error) { return lagFakeSource{src, hist}, nil }
+	got := make(chan lagValues, 100)
+	in.lagReport = func(v lagValues) {
+		select {
+		case got <- v:
+		default:
+		}
+	}
+	ctx := context.Background()
+	if err := in.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = in.Close(ctx) }()
+	_, ack, err := in.ReadBatch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait := func(what string, ok func(lagValues) bool) {
+		t.Helper()
+		deadline := time.After(5 * time.Second)
+		for {
+			select {
+			case v := <-got:
+				if ok(v) {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("no report with %s", what)
+			}
+		}
+	}
+	wait("snapshot 10 pending", func(v lagValues) bool { return v.Snapshots == 1 && v.RowsPending == 10 && v.Headroom == 2 })
+	_ = ack(ctx, nil)
+	go func() { _, _, _ = in.ReadBatch(ctx) }() // ends snapshot 10, then waits in Next
+	wait("caught up", func(v lagValues) bool { return v == lagValues{Headroom: 3} })
+}
