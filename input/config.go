@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/redpanda-data/benthos/v4/public/service"
 
 	"github.com/connect-paimon/connect-paimon/internal/readspec"
@@ -84,6 +85,10 @@ type config struct {
 	// written: a slot's reader checks it still owns the slot (not
 	// configuration).
 	fence func(ctx context.Context, next int64) error
+	// alloc, when set, is the Arrow allocator of the reads: the slot
+	// readers of one replica share one pool, so that a slot's first file
+	// reuses what the others freed (not configuration).
+	alloc memory.Allocator
 
 	// Storage configures object-store access (the storage field), ready
 	// for paimon.WithStorageOptions. The config's 0 retries and 0s timeout

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/redpanda-data/benthos/v4/public/service"
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -37,7 +38,7 @@ func groupField() *service.ConfigField {
 			Description("The consumer group the replicas join; empty: the `consumer_id`.").
 			Default(""),
 		service.NewIntField(fieldGroupSlots).
-			Description("How many slots the table's work is cut into. A slot owns the buckets with `bucket % slots == slot`, or, on a bucket-unaware table, the data files whose hash of partition and name modulo `slots` is the slot. Slots are what the group hands out, so more slots than replicas lets every replica work; more slots than a fixed-bucket table has buckets leaves the extra slots idle. The count is fixed for the life of the group: a different count would move every slot's share, and the input refuses it.").
+			Description("How many slots the table's work is cut into. A slot owns the buckets with `bucket % slots == slot`, or, on a bucket-unaware table, the data files whose hash of partition and name modulo `slots` is the slot. Slots are what the group hands out, so at least as many slots as replicas lets every replica work. A fixed-bucket table gets at most as many slots as it has buckets (more would own nothing). The count is fixed for the life of the group: a different count would move every slot's share, and the input refuses it.").
 			Default(defaultSlots),
 		service.NewStringField(fieldGroupInstanceID).
 			Description("A stable name for this replica (Kafka's static membership, e.g. the pod name): a replica that restarts within `session_timeout` keeps its slots without a rebalance. Empty: a new member on every start.").
@@ -48,7 +49,7 @@ func groupField() *service.ConfigField {
 			Default("45s").
 			Advanced(),
 	).
-		Description("Share the table among replicas through a Kafka (or Redpanda) consumer group. Replicas with the same group name split a fixed number of slots, handed out by the group coordinator with the cooperative-sticky balancer; each slot keeps its progress in its own Paimon consumer, `<consumer_id>-slot-<n>`, so snapshot expiry protects every slot and Paimon's tools list them. A slot that moves is drained first: its owner stops reading it, waits for what it delivered to be acknowledged and stores its progress. The group coordinates only; the coordination topic `paimon.slots.<name>` (one partition per slot) holds no records. Needs `consumer_id`; excludes `shard`.").
+		Description("Share the table among replicas through a Kafka (or Redpanda) consumer group. Replicas with the same group name split a fixed number of slots, handed out by the group coordinator with the cooperative-sticky balancer; each slot keeps its progress in its own Paimon consumer, `<consumer_id>-slot-<n>`, so snapshot expiry protects every slot and Paimon's tools list them. A slot that moves is drained first: its owner stops reading it, waits for what it delivered to be acknowledged and stores its progress. The group coordinates only; the coordination topic `paimon.slots.<name>` (one partition per slot) holds no records. Needs `consumer_id`; excludes `shard` and `end`.").
 		Optional().
 		Advanced().
 		LintRule(`root = if this.` + kafkaconn.SeedBrokersName + `.or([]).length() == 0 { [ "group needs seed_brokers" ] }`)
@@ -99,6 +100,12 @@ func (c config) validateGroup() []error {
 	if c.Read.ShardCount > 1 {
 		errs = append(errs, ruleError([]string{fieldGroup, fieldShard}, "group and shard both split the table: use one"))
 	}
+	if c.Read.EndSnapshot > 0 || c.Read.EndAtLatest || c.Read.EndWatermark != nil {
+		// A replica that ended would leave the group, and its slots would
+		// move to replicas that may have ended too: nobody would own the
+		// end of the read.
+		errs = append(errs, ruleError([]string{fieldGroup, fieldEnd}, "group follows the table without end: a bounded read runs as one replica (or static shards)"))
+	}
 	if c.Group.Slots < 1 || c.Group.Slots > 1024 {
 		errs = append(errs, fieldError(fieldGroup+"."+fieldGroupSlots, "must be in [1, 1024], got %d", c.Group.Slots))
 	}
@@ -140,8 +147,12 @@ type groupInput struct {
 	stopCtx context.Context
 	stop    context.CancelFunc
 
+	// alloc is the slot readers' one Arrow pool.
+	alloc memory.Allocator
+
 	mu     sync.Mutex
 	member *group.Member
+	nslots int // the group's slot count (slotCount)
 	slots  map[int32]*slotReader
 	closed bool
 
@@ -236,7 +247,7 @@ type slotReader struct {
 
 func newGroupInput(cfg config, open opener, mgr *service.Resources) *groupInput {
 	ctx, stop := context.WithCancel(context.Background())
-	return &groupInput{cfg: cfg, open: open, mgr: mgr, log: mgr.Logger(), out: make(chan slotBatch),
+	return &groupInput{cfg: cfg, open: open, mgr: mgr, log: mgr.Logger(), out: make(chan slotBatch), alloc: newAllocator(),
 		stopCtx: ctx, stop: stop, slots: map[int32]*slotReader{},
 		m: newGroupMetrics(mgr.Metrics(), cfg.FullName()), lags: map[int32]lagValues{}}
 }
@@ -251,17 +262,43 @@ func (g *groupInput) Connect(ctx context.Context) error {
 	if g.member != nil {
 		return nil
 	}
+	slots, err := g.slotCount(ctx)
+	if err != nil {
+		return err
+	}
 	name := g.cfg.groupName()
 	m, err := group.Join(ctx, group.Config{
-		Opts: g.cfg.Group.Opts, Name: name, Topic: GroupTopic(name), Slots: g.cfg.Group.Slots,
+		Opts: g.cfg.Group.Opts, Name: name, Topic: GroupTopic(name), Slots: slots,
 		InstanceID: g.cfg.Group.InstanceID, SessionTimeout: g.cfg.Group.SessionTimeout,
 	}, g)
 	if err != nil {
 		return fmt.Errorf("paimon input on %s: %w", g.cfg.FullName(), err)
 	}
-	g.member = m
-	g.log.Infof("paimon input on %s joined group %s (%d slots)", g.cfg.FullName(), name, g.cfg.Group.Slots)
+	g.member, g.nslots = m, slots
+	g.log.Infof("paimon input on %s joined group %s (%d slots)", g.cfg.FullName(), name, slots)
 	return nil
+}
+
+// slotCount is group.slots, but at most the bucket count of a fixed-bucket
+// table: slot s owns the buckets b with b % slots == s, so slots beyond the
+// buckets would own nothing, and the group's balancer, which counts slots,
+// not work, could give every busy slot to one replica.
+func (g *groupInput) slotCount(ctx context.Context) (int, error) {
+	cfg := g.cfg
+	cfg.Group, cfg.Read.ConsumerID = nil, ""
+	src, err := g.open(ctx, cfg)
+	if err != nil {
+		return 0, fmt.Errorf("paimon input on %s: %w", g.cfg.FullName(), err)
+	}
+	defer src.Close()
+	slots := g.cfg.Group.Slots
+	if bc, ok := src.(bucketCounter); ok {
+		if mode, n := bc.Buckets(); mode == "fixed" && n < slots {
+			g.log.Infof("paimon input on %s: the table has %d buckets, so the group uses %d slots instead of %d", g.cfg.FullName(), n, n, slots)
+			slots = n
+		}
+	}
+	return slots, nil
 }
 
 // Assigned implements group.Handler: a reader per new slot.
@@ -277,10 +314,11 @@ func (g *groupInput) Assigned(_ context.Context, slots []int32) {
 		}
 		cfg := g.cfg
 		cfg.Group = nil
-		cfg.Read.ShardIndex, cfg.Read.ShardCount = int(s), g.cfg.Group.Slots
+		cfg.Read.ShardIndex, cfg.Read.ShardCount = int(s), g.nslots
 		cfg.Read.ConsumerID = slotConsumerID(g.cfg.Read.ConsumerID, s)
 		slot := s
 		cfg.fence = func(ctx context.Context, next int64) error { return g.member.Fence(ctx, slot, next) }
+		cfg.alloc = g.alloc
 		in := newInput(cfg, g.open, g.mgr)
 		in.lagReport = func(v lagValues) { g.slotLag(slot, v) }
 		if !cfg.Batching.IsNoop() {

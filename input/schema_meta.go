@@ -51,27 +51,22 @@ func fieldSchema(f arrow.Field) (schema.Common, error) {
 	return c, nil
 }
 
+// plainTypes are the Arrow types whose common schema type takes no
+// parameters.
+var plainTypes = map[arrow.Type]schema.CommonType{
+	arrow.BOOL: schema.Boolean, arrow.INT8: schema.Int32, arrow.INT16: schema.Int32, arrow.INT32: schema.Int32,
+	arrow.INT64: schema.Int64, arrow.FLOAT32: schema.Float32, arrow.FLOAT64: schema.Float64,
+	arrow.STRING: schema.String, arrow.BINARY: schema.ByteArray, arrow.DATE32: schema.Date,
+}
+
 func typeSchema(t arrow.DataType) (schema.Common, error) {
+	if c, ok := plainTypes[t.ID()]; ok {
+		return schema.Common{Type: c}, nil
+	}
 	switch x := t.(type) {
-	case *arrow.BooleanType:
-		return schema.Common{Type: schema.Boolean}, nil
-	case *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type:
-		return schema.Common{Type: schema.Int32}, nil
-	case *arrow.Int64Type:
-		return schema.Common{Type: schema.Int64}, nil
-	case *arrow.Float32Type:
-		return schema.Common{Type: schema.Float32}, nil
-	case *arrow.Float64Type:
-		return schema.Common{Type: schema.Float64}, nil
-	case *arrow.StringType:
-		return schema.Common{Type: schema.String}, nil
-	case *arrow.BinaryType:
-		return schema.Common{Type: schema.ByteArray}, nil
 	case *arrow.Decimal128Type:
 		return schema.Common{Type: schema.Decimal, Logical: &schema.LogicalParams{
 			Decimal: &schema.DecimalParams{Precision: x.Precision, Scale: x.Scale}}}, nil
-	case *arrow.Date32Type:
-		return schema.Common{Type: schema.Date}, nil
 	case *arrow.Time32Type:
 		return schema.Common{Type: schema.TimeOfDay, Logical: &schema.LogicalParams{
 			TimeOfDay: &schema.TimeOfDayParams{Unit: timeUnit(x.Unit)}}}, nil

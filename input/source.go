@@ -2,11 +2,12 @@ package input
 
 import (
 	"context"
-	"github.com/connect-paimon/connect-paimon/paimon"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
 // source is the table as the input reads it: a blocking sequence of snapshot
@@ -65,6 +66,14 @@ type planSplit interface {
 	// RowCount is the row count the manifests record for the split's
 	// files (before deletion vectors, merging and filters), for progress.
 	RowCount() int64
+}
+
+// bucketCounter is a source that knows how its table lays out buckets
+// (Java's BucketMode: fixed, dynamic, cross-partition, unaware, postpone)
+// and, for fixed buckets, how many there are: a group gives a fixed-bucket
+// table no more slots than buckets, so that every slot has work.
+type bucketCounter interface {
+	Buckets() (mode string, n int)
 }
 
 // toucher is a source that can rewrite its consumer file unchanged: the

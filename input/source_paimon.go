@@ -24,7 +24,11 @@ func init() {
 // library's errors already name the warehouse or the table; this layer only
 // names the configuration field a validation error is about.
 func openTable(ctx context.Context, cfg config) (source, error) {
-	opts := append([]paimon.CatalogOption{paimon.WithStorageOptions(cfg.Storage), paimon.WithAllocator(newAllocator())}, cfg.Catalog.CatalogOptions()...)
+	alloc := cfg.alloc
+	if alloc == nil {
+		alloc = newAllocator()
+	}
+	opts := append([]paimon.CatalogOption{paimon.WithStorageOptions(cfg.Storage), paimon.WithAllocator(alloc)}, cfg.Catalog.CatalogOptions()...)
 	if cfg.warn != nil {
 		opts = append(opts, paimon.WithWarnings(cfg.warn))
 	}
@@ -163,6 +167,11 @@ func (s *tableSource) Touch(ctx context.Context) (int64, bool, error) {
 }
 
 func (s *tableSource) PrimaryKeys() []string { return s.tbl.Schema().PrimaryKeys }
+
+// Buckets implements bucketCounter.
+func (s *tableSource) Buckets() (string, int) {
+	return s.tbl.Schema().BucketMode(), s.tbl.Schema().NumBuckets()
+}
 
 // Close closes the catalog's storage client (an object store's
 // connections).

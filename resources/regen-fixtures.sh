@@ -69,6 +69,9 @@ fi
 JAVA_GROUP=schemahist JAVA_TABLES=javagen.rename_reuse,javagen.rename_reuse_orc "$0"
 # NaN at every position of ORC, Parquet and Avro files (Java's ORC reads differ; docs/interop.md).
 JAVA_GROUP=nan JAVA_TABLES=javagen.nan_orc,javagen.nan_parquet,javagen.nan_avro "$0"
+# Maps, multisets and nested strings in ORC files under every encoding Java's writer picks
+# (dictionary v1/v2 and direct, per stripe and nested column).
+JAVA_GROUP=orcmaps JAVA_TABLES=javagen.orc_maps,javagen.orc_maps_direct,javagen.orc_maps_dict,javagen.orc_maps_v1,javagen.orc_maps_idx "$0"
 
 # Primary-key tables written by Java Paimon with its batch and streaming reads (tests/interop/pk_test.go).
 if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaPkGen.java" ]]; then

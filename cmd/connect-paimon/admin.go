@@ -7,8 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -433,62 +434,30 @@ type consumerJSON struct {
 }
 
 func consumersCommand(sio stdio) *cli.Command {
+	// Every consumers subcommand takes the table and the format flags.
+	sub := func(name, args, usage string, run func(*cli.Context, stdio) error, flags ...cli.Flag) *cli.Command {
+		return &cli.Command{Name: name, Usage: usage, ArgsUsage: args, Flags: tableJSONFlags(flags...), Action: action(sio, run)}
+	}
 	return &cli.Command{
 		Name:  "consumers",
 		Usage: "List, read, move and delete the table's consumers (consumer/consumer-<id> files)",
 		Subcommands: []*cli.Command{
-			{
-				Name:      "list",
-				Usage:     "List every consumer and its next snapshot",
-				ArgsUsage: "[DATABASE.TABLE]",
-				Flags:     tableJSONFlags(),
-				Action:    action(sio, consumersList),
-			},
-			{
-				Name:      "get",
-				Usage:     "Print one consumer's next snapshot",
-				ArgsUsage: "[DATABASE.TABLE] ID",
-				Flags:     tableJSONFlags(),
-				Action:    action(sio, consumersGet),
-			},
-			{
-				Name:      "reset",
-				Usage:     "Set a consumer's next snapshot (creates the consumer); the snapshot must exist unless --force",
-				ArgsUsage: "[DATABASE.TABLE] ID --next N",
-				Flags: tableJSONFlags(
-					&cli.Int64Flag{Name: "next", Usage: "the snapshot the consumer reads next"},
-					&cli.BoolFlag{Name: "force", Usage: "write the position even if snapshot N does not exist (yet, or any more)"},
-				),
-				Action: action(sio, consumersReset),
-			},
-			{
-				Name:      "delete",
-				Usage:     "Delete a consumer, releasing the snapshots it held",
-				ArgsUsage: "[DATABASE.TABLE] ID",
-				Flags:     tableJSONFlags(),
-				Action:    action(sio, consumersDelete),
-			},
-			{
-				Name:      "expire",
-				Usage:     "Delete consumers not written since a time (what writers do with consumer.expiration-time)",
-				ArgsUsage: "[DATABASE.TABLE]",
-				Flags: tableJSONFlags(
-					&cli.StringFlag{Name: "before", Usage: "delete consumers last written before this time: RFC 3339, or a date (midnight UTC)"},
-					&cli.DurationFlag{Name: "older-than", Usage: "delete consumers last written longer ago than this"},
-				),
-				Action: action(sio, consumersExpire),
-			},
-			{
-				Name:      "clear",
-				Usage:     "Delete the consumers whose id fully matches --including and not --excluding (Java's clear_consumers)",
-				ArgsUsage: "[DATABASE.TABLE]",
-				Flags: tableJSONFlags(
-					&cli.StringFlag{Name: "including", Usage: "regular expression (RE2, full match) of the ids to delete"},
-					&cli.StringFlag{Name: "excluding", Usage: "regular expression (RE2, full match) of the ids to keep"},
-					&cli.BoolFlag{Name: "all", Usage: "delete every consumer (instead of --including)"},
-				),
-				Action: action(sio, consumersClear),
-			},
+			sub("list", "[DATABASE.TABLE]", "List every consumer and its next snapshot", consumersList),
+			sub("get", "[DATABASE.TABLE] ID", "Print one consumer's next snapshot", consumersGet),
+			sub("reset", "[DATABASE.TABLE] ID --next N",
+				"Set a consumer's next snapshot (creates the consumer); the snapshot must exist unless --force", consumersReset,
+				&cli.Int64Flag{Name: "next", Usage: "the snapshot the consumer reads next"},
+				&cli.BoolFlag{Name: "force", Usage: "write the position even if snapshot N does not exist (yet, or any more)"}),
+			sub("delete", "[DATABASE.TABLE] ID", "Delete a consumer, releasing the snapshots it held", consumersDelete),
+			sub("expire", "[DATABASE.TABLE]",
+				"Delete consumers not written since a time (what writers do with consumer.expiration-time)", consumersExpire,
+				&cli.StringFlag{Name: "before", Usage: "delete consumers last written before this time: RFC 3339, or a date (midnight UTC)"},
+				&cli.DurationFlag{Name: "older-than", Usage: "delete consumers last written longer ago than this"}),
+			sub("clear", "[DATABASE.TABLE]",
+				"Delete the consumers whose id fully matches --including and not --excluding (Java's clear_consumers)", consumersClear,
+				&cli.StringFlag{Name: "including", Usage: "regular expression (RE2, full match) of the ids to delete"},
+				&cli.StringFlag{Name: "excluding", Usage: "regular expression (RE2, full match) of the ids to keep"},
+				&cli.BoolFlag{Name: "all", Usage: "delete every consumer (instead of --including)"}),
 		},
 	}
 }
@@ -506,11 +475,7 @@ func consumersList(c *cli.Context, sio stdio) error {
 	if err != nil {
 		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
 	}
-	ids := make([]string, 0, len(all))
-	for id := range all {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(all))
 	rows := make([]consumerJSON, len(ids))
 	for i, id := range ids {
 		rows[i] = consumerJSON{ConsumerID: id, NextSnapshotID: all[id]}
@@ -548,27 +513,43 @@ func consumerArg(c *cli.Context, extra string) (string, error) {
 }
 
 func consumersGet(c *cli.Context, sio stdio) error {
-	id, err := consumerArg(c, "")
-	if err != nil {
-		return err
-	}
-	ot, err := openTable(c.Context, c)
+	ot, id, cons, err := openConsumer(c)
 	if err != nil {
 		return err
 	}
 	defer ot.Close()
-	cons, ok, err := ot.consumers().Consumer(c.Context, id)
-	if err != nil {
-		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
-	}
-	if !ok {
-		return missingConsumer(c.Context, ot, id)
-	}
 	row := consumerJSON{ConsumerID: id, NextSnapshotID: cons.NextSnapshot}
 	if wantJSON(c) {
 		return writeJSON(sio.out, row)
 	}
 	return writeConsumerTable(sio.out, []consumerJSON{row})
+}
+
+// openConsumer opens the table of a get or delete and reads the consumer
+// it names. A missing consumer is an error, unlike Manager.Delete: a typo
+// in an admin command should not look like success.
+func openConsumer(c *cli.Context) (*openedTable, string, consumer.Consumer, error) {
+	var none consumer.Consumer
+	id, err := consumerArg(c, "")
+	if err != nil {
+		return nil, "", none, err
+	}
+	ot, err := openTable(c.Context, c)
+	if err != nil {
+		return nil, "", none, err
+	}
+	cons, ok, err := ot.consumers().Consumer(c.Context, id)
+	switch {
+	case err != nil:
+		err = fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
+	case !ok:
+		err = missingConsumer(c.Context, ot, id)
+	}
+	if err != nil {
+		ot.Close()
+		return nil, "", none, err
+	}
+	return ot, id, cons, nil
 }
 
 func consumersReset(c *cli.Context, sio stdio) error {
@@ -645,24 +626,12 @@ func snapshotRange(ctx context.Context, tbl *paimon.Table) string {
 }
 
 func consumersDelete(c *cli.Context, sio stdio) error {
-	id, err := consumerArg(c, "")
-	if err != nil {
-		return err
-	}
-	ot, err := openTable(c.Context, c)
+	ot, id, _, err := openConsumer(c)
 	if err != nil {
 		return err
 	}
 	defer ot.Close()
-	m := ot.consumers()
-	// A missing consumer is an error here, unlike Manager.Delete: a typo in
-	// an admin command should not look like success.
-	if _, ok, err := m.Consumer(c.Context, id); err != nil {
-		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
-	} else if !ok {
-		return missingConsumer(c.Context, ot, id)
-	}
-	if err := m.Delete(c.Context, id); err != nil {
+	if err := ot.consumers().Delete(c.Context, id); err != nil {
 		return fmt.Errorf("table %s: %w", ot.tbl.Name(), err)
 	}
 	return writeDeleted(c, sio, []string{id})

@@ -81,6 +81,13 @@ var keptExamples = map[string]bool{
 	"input.paimon.consumer_id": true,
 }
 
+// optInObjects are optional objects Benthos writes in full because their
+// fields have defaults; writing one turns its feature on (a group needs a
+// broker), so a created config leaves them out.
+var optInObjects = map[string]bool{
+	"input.paimon.group": true,
+}
+
 const noDefaultOptional = "# No default (optional)"
 
 // dropUnsetOptionals removes the fields Benthos marked "No default
@@ -114,7 +121,7 @@ func prune(n *yaml.Node, path string) {
 			if path != "" {
 				p = path + "." + k.Value
 			}
-			if isUnsetOptional(k, v) && !keptExamples[p] {
+			if (isUnsetOptional(k, v) && !keptExamples[p]) || optInObjects[p] {
 				continue
 			}
 			prune(v, p)

@@ -41,10 +41,10 @@ func groupCommand(sio stdio) *cli.Command {
 		Usage: "Inspect the Kafka consumer group replicas of the paimon input share a table through (the input's group field)",
 		Subcommands: []*cli.Command{{
 			Name:      "describe",
-			Usage:     "List the group's members with their slots, and each slot's position: its Paimon consumer <consumer-id>-slot-<n> and the group's committed offset",
+			Usage:     "List the group's members with their slots, and each slot's position: its Paimon consumer (ID-slot-N for --consumer-id ID) and the group's committed offset",
 			ArgsUsage: "[DATABASE.TABLE] --consumer-id ID --seed-brokers HOST:PORT",
 			Flags: tableJSONFlags(
-				&cli.StringFlag{Name: flagConsumerID, Usage: "the input's consumer_id (its slots' consumers are <consumer-id>-slot-<n>)"},
+				&cli.StringFlag{Name: flagConsumerID, Usage: "the input's consumer_id: slot N keeps its position in the Paimon consumer ID-slot-N"},
 				&cli.StringSliceFlag{Name: flagSeedBrokers, EnvVars: []string{"KAFKA_BROKERS"}, Usage: "the group's Kafka brokers, the input's group.seed_brokers (comma-separated or repeated)", Category: "Kafka"},
 				&cli.StringFlag{Name: flagGroupName, Usage: "the input's group.name (default: the consumer id)", Category: "Kafka"},
 				&cli.BoolFlag{Name: flagKafkaTLS, Usage: "connect to the brokers with TLS (system roots)", Category: "Kafka"},

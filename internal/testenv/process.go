@@ -17,7 +17,7 @@ type Process struct {
 	// Stdin and Stdout are the process's pipes.
 	Stdin  io.WriteCloser
 	Stdout io.Reader
-	stderr lockedBuffer
+	stderr LockedBuffer
 
 	wait    sync.Once
 	waitErr error
@@ -67,20 +67,20 @@ func (p *Process) Wait() error {
 // messages.
 func (p *Process) Stderr() string { return p.stderr.String() }
 
-// lockedBuffer is written by the process's stderr copier while the test
+// LockedBuffer is written by a process's output copier while the test
 // reads it.
-type lockedBuffer struct {
+type LockedBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
 }
 
-func (b *lockedBuffer) Write(p []byte) (int, error) {
+func (b *LockedBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
 }
 
-func (b *lockedBuffer) String() string {
+func (b *LockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()

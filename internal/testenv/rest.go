@@ -26,7 +26,7 @@ type JavaREST struct {
 	mu     sync.Mutex
 	stdin  io.WriteCloser
 	lines  chan string
-	stderr *lockedBuffer
+	stderr *LockedBuffer
 }
 
 // JavaRESTOptions configure StartJavaREST.
@@ -115,7 +115,7 @@ func StartJavaREST(t testing.TB, dir string, o JavaRESTOptions) *JavaREST {
 		t.Skip("Java REST catalog server skipped in -short mode")
 	}
 	cp := javaClasspath(t)
-	s := &JavaREST{Token: "go-test-token", Warehouse: "go_wh", Dir: filepath.Join(dir, "warehouse"), lines: make(chan string, 64), stderr: &lockedBuffer{}}
+	s := &JavaREST{Token: "go-test-token", Warehouse: "go_wh", Dir: filepath.Join(dir, "warehouse"), lines: make(chan string, 64), stderr: &LockedBuffer{}}
 	args := []string{"-cp", cp, "org.connectpaimon.gen.RestServer", "--dir", s.Dir, "--warehouse", s.Warehouse,
 		"--token", s.Token, "--data-token", fmt.Sprint(o.DataToken)}
 	if o.Gen != "" {

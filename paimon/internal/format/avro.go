@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -387,11 +388,7 @@ func makeAppender(t types.DataType, n *avro.SchemaNode, b array.Builder) (append
 					return typeErr(v, t)
 				}
 				// Go maps are unordered; sorted keys make the output deterministic.
-				keys := make([]string, 0, len(m))
-				for k := range m {
-					keys = append(keys, k)
-				}
-				sort.Strings(keys)
+				keys := slices.Sorted(maps.Keys(m))
 				mb.Append(true)
 				for _, k := range keys {
 					if err := ka(k); err != nil {

@@ -719,8 +719,16 @@ func (c *mapColumn) read(b array.Builder, n int, parent []bool) error {
 	if err != nil {
 		return err
 	}
-	if err := c.key.read(mb.KeyBuilder(), int(total), nil); err != nil {
+	kb := mb.KeyBuilder()
+	nulls := kb.NullN()
+	if err := c.key.read(kb, int(total), nil); err != nil {
 		return fmt.Errorf("map key: %w", err)
+	}
+	if kb.NullN() != nulls {
+		// Java writes and reads them (a MULTISET's NULL element, a NULL
+		// key of a map whose key type is nullable); Arrow maps cannot
+		// hold them.
+		return fmt.Errorf("map key: a NULL key (a MULTISET's NULL element), which Java Paimon reads, cannot be read into an Arrow map: %w", types.ErrUnsupported)
 	}
 	if err := c.value.read(mb.ItemBuilder(), int(total), nil); err != nil {
 		return fmt.Errorf("map value: %w", err)

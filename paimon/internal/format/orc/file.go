@@ -366,7 +366,7 @@ func (f *File) OpenStripe(i int, fields []Field, o Options) (*StripeReader, erro
 		}
 		a = b
 	}
-	sb := &stripeBuilder{f: f, sf: &sf, data: data, o: o, rows: si.numRows}
+	sb := &stripeBuilder{f: f, sf: &sf, data: data, o: o}
 	sr := &StripeReader{rows: int64(si.numRows), stripe: i, stride: int64(stride)}
 	for _, fl := range fields {
 		name := f.names[fl.Index]
@@ -477,7 +477,6 @@ type stripeBuilder struct {
 	sf   *stripeFooter
 	data map[streamKey][]byte
 	o    Options
-	rows uint64
 }
 
 // stream returns a column's stream; a stream the writer omitted reads as
@@ -647,12 +646,19 @@ func (b *stripeBuilder) build(id uint64, pt types.DataType, at arrow.DataType) (
 
 func (b *stripeBuilder) dictionary(id, enc uint64, p presence, adj adjustString) (column, error) {
 	size := b.sf.encodings[id].dictSize
-	raw := b.data[streamKey{id, sDictionaryData}]
-	// A dictionary has at most one entry per row of the stripe; the lengths
-	// are decoded in pieces so a corrupt size fails on the stream's end
-	// instead of allocating for it.
-	if size > b.rows {
-		return nil, corruptf("dictionary of %d entries in a stripe of %d rows", size, b.rows)
+	dict, err := b.f.d.decodeAll(b.data[streamKey{id, sDictionaryData}], 1<<31-1)
+	if err != nil {
+		return nil, fmt.Errorf("DICTIONARY_DATA: %w", err)
+	}
+	// The entries are distinct strings, so at most one is empty and n
+	// entries hold at least n-1 bytes. The stripe's row count is no bound:
+	// the keys or values of a map (or a list's elements) can have more
+	// distinct entries than the stripe has rows, and Java's writer keeps
+	// their dictionary while it holds at most 0.8 entries per value. The
+	// lengths are decoded in pieces so a corrupt size fails on the stream's
+	// end instead of allocating for it.
+	if size > uint64(len(dict))+1 {
+		return nil, corruptf("dictionary of %d entries in %d bytes", size, len(dict))
 	}
 	lr := newIntReader(b.stream(id, sLength), enc, false)
 	var lens []int64
@@ -671,10 +677,6 @@ func (b *stripeBuilder) dictionary(id, enc uint64, p presence, adj adjustString)
 			return nil, corruptf("dictionary entry length %d", l)
 		}
 		offs[i+1] = offs[i] + l
-	}
-	dict, err := b.f.d.decodeAll(raw, 1<<31-1)
-	if err != nil {
-		return nil, fmt.Errorf("DICTIONARY_DATA: %w", err)
 	}
 	if offs[size] > int64(len(dict)) {
 		return nil, corruptf("dictionary of %d bytes, the lengths sum to %d", len(dict), offs[size])

@@ -91,91 +91,105 @@ func TestRowGroupSeekAllEncodings(t *testing.T) {
 	}
 	for _, p := range paths {
 		t.Run(filepath.Base(p), func(t *testing.T) {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := Open(bytes.NewReader(b), int64(len(b)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			fields, sch := allFields(t, f)
-			stride := int64(f.ft.rowStride)
-			if stride == 0 || stride > 64 {
+			stride := checkRowGroupSeeks(t, p)
+			if stride > 64 {
 				t.Fatalf("fixture row index stride %d: regenerate with gen_orc.py", stride)
-			}
-			r := rand.New(rand.NewPCG(14, uint64(len(b))))
-			multi := 0
-			for s := 0; s < f.NumStripes(); s++ {
-				full, _, err := readStripe(t, f, s, fields, sch, Options{LegacyTimestampLTZ: true}, 1000)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rows := f.StripeRows(s)
-				groups := int((rows + stride - 1) / stride)
-				if groups < 2 {
-					continue
-				}
-				multi++
-				patterns := [][]bool{}
-				for g := 0; g < groups; g++ { // each group alone
-					k := make([]bool, groups)
-					k[g] = true
-					patterns = append(patterns, k)
-				}
-				for try := 0; try < 6; try++ {
-					k := make([]bool, groups)
-					for g := range k {
-						k[g] = r.IntN(2) == 0
-					}
-					patterns = append(patterns, k)
-				}
-				patterns = append(patterns, make([]bool, groups))
-				for pi, keep := range patterns {
-					asked := 0
-					o := Options{LegacyTimestampLTZ: true, KeepRowGroup: func(g RowGroup) bool {
-						asked++
-						if g.Stripe != s || g.Rows != min(stride, rows-int64(g.Group)*stride) {
-							t.Fatalf("row group %+v of stripe %d", g, s)
-						}
-						return keep[g.Group]
-					}}
-					for _, batch := range []int{1000, 7} {
-						asked = 0
-						got, skipped, err := readStripe(t, f, s, fields, sch, o, batch)
-						if err != nil {
-							t.Fatalf("stripe %d pattern %d: %v", s, pi, err)
-						}
-						if asked != groups {
-							t.Fatalf("stripe %d: asked about %d of %d groups", s, asked, groups)
-						}
-						want := 0
-						for g, k := range keep {
-							if !k {
-								continue
-							}
-							for pos := int64(g) * stride; pos < min(int64(g+1)*stride, rows); pos++ {
-								want++
-								if got[pos] != full[pos] {
-									t.Fatalf("stripe %d pattern %v batch %d: row %d\n got %s\nwant %s", s, keep, batch, pos, got[pos], full[pos])
-								}
-							}
-						}
-						if len(got) != want {
-							t.Fatalf("stripe %d pattern %v: %d rows, want %d", s, keep, len(got), want)
-						}
-						if skipped != groups-countTrue(keep) {
-							t.Fatalf("stripe %d: %d groups skipped, want %d", s, skipped, groups-countTrue(keep))
-						}
-					}
-				}
-			}
-			if multi == 0 {
-				t.Fatal("no stripe with several row groups: the test tests nothing")
 			}
 		})
 	}
+}
+
+// checkRowGroupSeeks reads every stripe of the ORC file at path that has
+// several row groups with each group alone, random sets of groups and none
+// kept, in batches of 1000 and 7 rows, and checks every row returned
+// against the full read at the same stripe position. It returns the file's
+// row index stride.
+func checkRowGroupSeeks(t *testing.T, path string) int64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fields, sch := allFields(t, f)
+	stride := int64(f.ft.rowStride)
+	if stride == 0 {
+		t.Fatal("no row index stride")
+	}
+	r := rand.New(rand.NewPCG(14, uint64(len(b))))
+	multi := 0
+	for s := 0; s < f.NumStripes(); s++ {
+		full, _, err := readStripe(t, f, s, fields, sch, Options{LegacyTimestampLTZ: true}, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := f.StripeRows(s)
+		groups := int((rows + stride - 1) / stride)
+		if groups < 2 {
+			continue
+		}
+		multi++
+		patterns := [][]bool{}
+		for g := 0; g < groups; g++ { // each group alone
+			k := make([]bool, groups)
+			k[g] = true
+			patterns = append(patterns, k)
+		}
+		for try := 0; try < 6; try++ {
+			k := make([]bool, groups)
+			for g := range k {
+				k[g] = r.IntN(2) == 0
+			}
+			patterns = append(patterns, k)
+		}
+		patterns = append(patterns, make([]bool, groups))
+		for pi, keep := range patterns {
+			asked := 0
+			o := Options{LegacyTimestampLTZ: true, KeepRowGroup: func(g RowGroup) bool {
+				asked++
+				if g.Stripe != s || g.Rows != min(stride, rows-int64(g.Group)*stride) {
+					t.Fatalf("row group %+v of stripe %d", g, s)
+				}
+				return keep[g.Group]
+			}}
+			for _, batch := range []int{1000, 7} {
+				asked = 0
+				got, skipped, err := readStripe(t, f, s, fields, sch, o, batch)
+				if err != nil {
+					t.Fatalf("stripe %d pattern %d: %v", s, pi, err)
+				}
+				if asked != groups {
+					t.Fatalf("stripe %d: asked about %d of %d groups", s, asked, groups)
+				}
+				want := 0
+				for g, k := range keep {
+					if !k {
+						continue
+					}
+					for pos := int64(g) * stride; pos < min(int64(g+1)*stride, rows); pos++ {
+						want++
+						if got[pos] != full[pos] {
+							t.Fatalf("stripe %d pattern %v batch %d: row %d\n got %s\nwant %s", s, keep, batch, pos, got[pos], full[pos])
+						}
+					}
+				}
+				if len(got) != want {
+					t.Fatalf("stripe %d pattern %v: %d rows, want %d", s, keep, len(got), want)
+				}
+				if skipped != groups-countTrue(keep) {
+					t.Fatalf("stripe %d: %d groups skipped, want %d", s, skipped, groups-countTrue(keep))
+				}
+			}
+		}
+	}
+	if multi == 0 {
+		t.Fatal("no stripe with several row groups: the test tests nothing")
+	}
+	return stride
 }
 
 func countTrue(bs []bool) int {

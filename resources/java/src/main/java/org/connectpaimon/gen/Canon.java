@@ -18,6 +18,8 @@ import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DecimalType;
 import org.apache.paimon.types.LocalZonedTimestampType;
 import org.apache.paimon.types.MapType;
+import org.apache.paimon.types.MultisetType;
+import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.types.TimestampType;
 
@@ -76,6 +78,8 @@ final class Canon {
                 MapType m = (MapType) t;
                 return map(r.getMap(i), m.getKeyType(), m.getValueType());
             }
+            case MULTISET:
+                return map(r.getMap(i), ((MultisetType) t).getElementType(), DataTypes.INT());
             case ROW: {
                 RowType rt = (RowType) t;
                 return row(r.getRow(i, rt.getFieldCount()), rt);

@@ -126,6 +126,17 @@ public final class JavaGen {
         for (String format : new String[] {"orc", "parquet", "avro"}) {
             TABLES.put("javagen.nan_" + format, g -> g.nanTable("nan_" + format, format));
         }
+        // Maps, multisets and strings nested in arrays and rows as Java's ORC writer encodes them:
+        // its default picks dictionary or direct per stripe and column by the distinct ratio
+        // (orc.dictionary.key.threshold 0.8), 0 forces direct, 1 dictionary, and file version 0.11
+        // (Hive's old writers) DICTIONARY (always, unless a column is listed as direct) and DIRECT
+        // with RLE v1; orc_maps_idx has row groups to skip.
+        TABLES.put("javagen.orc_maps", g -> g.orcMaps("orc_maps", Map.of(), 300, true));
+        TABLES.put("javagen.orc_maps_direct", g -> g.orcMaps("orc_maps_direct", Map.of("orc.dictionary.key.threshold", "0"), 300, true));
+        TABLES.put("javagen.orc_maps_dict", g -> g.orcMaps("orc_maps_dict", Map.of("orc.dictionary.key.threshold", "1"), 300, true));
+        TABLES.put("javagen.orc_maps_v1", g -> g.orcMaps("orc_maps_v1", Map.of("orc.write.format", "0.11",
+                "orc.column.encoding.direct", "msi,r,arr"), 300, true));
+        TABLES.put("javagen.orc_maps_idx", g -> g.orcMaps("orc_maps_idx", Map.of("orc.row.index.stride", "1000"), 2600, false));
     }
 
     public static void main(String[] args) throws Exception {
@@ -702,6 +713,145 @@ public final class JavaGen {
         dump(t, tn, null, "f_gt_500", null, null, "f > 500.0", pb -> pb.greaterThan(2, 500.0f));
         dump(t, tn, null, "f_lt_50", null, null, "f < 50.0", pb -> pb.lessThan(2, 50.0f));
         recordCases = true;
+    }
+
+    private static final String[] COLORS = {"red", "green", "", "blue", "\u00e9t\u00e9"};
+
+    /**
+     * MAP/MULTISET columns of string and int keys, maps inside arrays and rows, with NULL and empty
+     * collections at every level and string columns of few distinct values (dictionary under the
+     * default threshold) next to all-distinct ones (direct). small: write batches of 100 rows and
+     * a stripe per batch, two files (rows 0..199, 200..); rows 100..219 hold no map entries at all,
+     * so some stripes have empty dictionaries. Otherwise one file of one stripe with row groups.
+     */
+    private void orcMaps(String name, Map<String, String> extra, int n, boolean small) throws Exception {
+        Schema.Builder b = Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull()).column("g", DataTypes.INT())
+                .column("ms", DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.STRING()))
+                .column("msi", DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.INT()))
+                .column("mis", DataTypes.MAP(DataTypes.INT().notNull(), DataTypes.STRING()))
+                .column("mset", DataTypes.MULTISET(DataTypes.STRING()))
+                .column("am", DataTypes.ARRAY(DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.STRING())))
+                .column("r", DataTypes.ROW(DataTypes.FIELD(100, "m", DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.ARRAY(DataTypes.STRING())))))
+                .column("arr", DataTypes.ARRAY(DataTypes.STRING()))
+                .column("s", DataTypes.STRING())
+                .option("file.format", "orc").option("bucket", "-1");
+        if (small) {
+            b.option("write.batch-size", "100").option("orc.write.batch-size", "100")
+                    .option("orc.stripe.size", "1024").option("orc.rows.between.memory.checks", "100");
+        }
+        extra.forEach(b::option);
+        Table t = create(name, b.build());
+        List<GenericRow> rows = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            boolean none = small && i >= 100 && i < 220;
+            GenericRow r = new GenericRow(10);
+            r.setField(0, i);
+            r.setField(1, i % 7 == 3 ? null : i % 7);
+            if (none) {
+                Map<Object, Object> empty = new HashMap<>();
+                boolean nul = i % 2 == 0;
+                for (int c = 2; c <= 5; c++) r.setField(c, nul ? null : new GenericMap(empty));
+                r.setField(6, nul ? null : new GenericArray(i % 4 == 1 ? new Object[0] : new Object[] {null, new GenericMap(empty)}));
+                r.setField(7, nul ? null : GenericRow.of(i % 4 == 1 ? null : new GenericMap(empty)));
+                r.setField(8, nul ? null : new GenericArray(i % 4 == 1 ? new Object[0] : new Object[] {null}));
+                r.setField(9, nul ? null : s(COLORS[i % COLORS.length]));
+                rows.add(r);
+                continue;
+            }
+            // ms: keys k0..k3 (dictionary), values all distinct (direct), a NULL value.
+            if (i % 11 != 5) {
+                Map<Object, Object> m = new HashMap<>();
+                if (i % 11 != 6) for (int j = 0; j <= i % 4; j++) m.put(s("k" + j), j == 1 ? null : s("v" + i + "." + j));
+                r.setField(2, new GenericMap(m));
+            }
+            // msi: keys all distinct, INT values.
+            if (i % 13 != 4) {
+                Map<Object, Object> m = new HashMap<>();
+                if (i % 13 != 7) for (int j = 0; j < 1 + i % 3; j++) m.put(s("key-" + i + "-" + j), j == 2 ? null : i * 10 + j);
+                r.setField(3, new GenericMap(m));
+            }
+            // mis: INT keys, values from a few colours.
+            if (i % 6 != 2) {
+                Map<Object, Object> m = new HashMap<>();
+                if (i % 6 != 3) for (int j = 0; j < 1 + i % 4; j++) m.put(i * 10 - j, (i + j) % 6 == 5 ? null : s(COLORS[(i + j) % COLORS.length]));
+                r.setField(4, new GenericMap(m));
+            }
+            // mset: element -> count; neighbouring rows share elements, so a stripe's dictionary
+            // (ratio about 0.5) holds more entries than the stripe has rows.
+            if (i % 9 != 4) {
+                Map<Object, Object> m = new HashMap<>();
+                if (i % 9 != 0) for (int j = 0; j < 2 + i % 4; j++) m.put(s("m" + (2 * i + j)), 1 + j);
+                r.setField(5, new GenericMap(m));
+            }
+            // am: arrays of maps, NULL and empty at both levels.
+            if (i % 8 != 1) {
+                List<Object> a = new ArrayList<>();
+                if (i % 8 != 2) {
+                    Map<Object, Object> m1 = new HashMap<>();
+                    m1.put(s("x"), s("y" + i % 3));
+                    m1.put(s("z" + i), null);
+                    a.add(new GenericMap(m1));
+                    if (i % 3 == 0) a.add(null);
+                    if (i % 4 == 0) a.add(new GenericMap(new HashMap<>()));
+                    Map<Object, Object> m2 = new HashMap<>();
+                    m2.put(s(COLORS[i % COLORS.length]), s("w" + i));
+                    a.add(new GenericMap(m2));
+                }
+                r.setField(6, new GenericArray(a.toArray()));
+            }
+            // r.m: map of string to array of strings inside a row.
+            if (i % 10 != 0) {
+                Map<Object, Object> m = null;
+                if (i % 10 != 1) {
+                    m = new HashMap<>();
+                    if (i % 10 != 2) {
+                        m.put(s("a"), new GenericArray(new Object[] {s("p" + i % 2), null, s("")}));
+                        m.put(s("b" + i % 5), null);
+                        m.put(s("c"), new GenericArray(new Object[0]));
+                        m.put(s("d" + i), new GenericArray(new Object[] {s("q" + i)}));
+                    }
+                }
+                r.setField(7, GenericRow.of(m == null ? null : new GenericMap(m)));
+            }
+            // arr: distinct and repeated strings.
+            if (i % 12 != 0) {
+                r.setField(8, new GenericArray(i % 12 == 1 ? new Object[0] : new Object[] {s("e" + i), null, s("f" + i % 3)}));
+            }
+            r.setField(9, i % 5 == 0 ? null : s(i % 2 == 0 ? COLORS[i % COLORS.length] : "s" + i));
+            rows.add(r);
+        }
+        String tn = DB + "." + name;
+        if (small) {
+            write(t, rows.subList(0, 200), null);
+            write(t, rows.subList(200, n), null);
+            full(t, tn);
+            // A filter on another column with a projection that keeps or leaves out the maps.
+            dump(t, tn, null, "proj_maps", null, List.of("mset", "id", "r", "ms"), "id >= 190 AND id < 240",
+                    pb -> PredicateBuilder.and(pb.greaterOrEqual(0, 190), pb.lessThan(0, 240)));
+            dump(t, tn, null, "proj_no_maps", null, List.of("s", "id", "g", "arr"), "g = 4 OR id < 5",
+                    pb -> PredicateBuilder.or(pb.equal(1, 4), pb.lessThan(0, 5)));
+            if (extra.isEmpty()) {
+                dump(t, tn, null, "filter_g", null, null, "g = 2", pb -> pb.equal(1, 2));
+                dump(t, tn, null, "filter_s", null, List.of("id", "am", "s"), "s = 'green'", pb -> pb.equal(9, s("green")));
+                dump(t, tn, null, "ms_null", null, List.of("id", "ms", "msi"), "ms IS NULL", pb -> pb.isNull(2));
+            }
+        } else {
+            write(t, rows, null);
+            final long[] cnt = {0};
+            try (RecordReader<InternalRow> rd = t.newReadBuilder().newRead().createReader(t.newReadBuilder().newScan().plan())) {
+                rd.forEachRemaining(x -> cnt[0]++);
+            }
+            props.add("{\"table\":" + Canon.str(tn) + ",\"rows\":" + cnt[0] + ",\"writer\":\"java\"}");
+            // Row groups of 1000 rows: the filters keep a middle and the last group, so the
+            // reader seeks every nested stream (dictionary or direct) to a group's start.
+            dump(t, tn, null, "filter_mid", null, null, "id >= 1490 AND id < 1530",
+                    pb -> PredicateBuilder.and(pb.greaterOrEqual(0, 1490), pb.lessThan(0, 1530)));
+            dump(t, tn, null, "filter_last", null, List.of("r", "mset", "id", "am"), "id >= 2570",
+                    pb -> pb.greaterOrEqual(0, 2570));
+            dump(t, tn, null, "proj_filter_g", null, List.of("g", "id", "mis"), "id >= 2000 AND id < 2100 AND g = 1",
+                    pb -> PredicateBuilder.and(pb.greaterOrEqual(0, 2000), pb.lessThan(0, 2100), pb.equal(1, 1)));
+        }
     }
 
     /** file.format changed mid-table: Parquet, then ORC, then Avro files in one bucket. */
