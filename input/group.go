@@ -121,9 +121,17 @@ func (c config) groupName() string {
 }
 
 // slotConsumerID is the consumer that keeps slot's progress.
-func slotConsumerID(consumerID string, slot int32) string {
+func slotConsumerID(consumerID string, slot int32) string { return SlotConsumerID(consumerID, slot) }
+
+// SlotConsumerID is the Paimon consumer that keeps the progress of a
+// group's slot: `<consumer_id>-slot-<n>`.
+func SlotConsumerID(consumerID string, slot int32) string {
 	return fmt.Sprintf("%s-slot-%d", consumerID, slot)
 }
+
+// GroupTopic is the coordination topic of group name: one partition per
+// slot, no records.
+func GroupTopic(name string) string { return "paimon.slots." + name }
 
 // groupInput is the paimon input of a replica in a group: one reader (a
 // paimonInput confined to the slot's share, with the slot's consumer) per
@@ -147,6 +155,80 @@ type groupInput struct {
 	nslots int // the group's slot count (slotCount)
 	slots  map[int32]*slotReader
 	closed bool
+
+	m groupMetrics
+	// lags are the owned slots' last lag values (lagMu guards them).
+	lagMu sync.Mutex
+	lags  map[int32]lagValues
+}
+
+// groupMetrics are the group's own metrics, and the lag gauges it reports
+// for its slot readers: the worst of the owned slots (a slot label would
+// make a series per slot and replica, most of them stale after a
+// rebalance; the worst slot is what an alert needs).
+type groupMetrics struct {
+	owned      tableGauge
+	rebalances tableCounter
+	lag        inputMetrics
+}
+
+func newGroupMetrics(mt *service.Metrics, table string) groupMetrics {
+	g := func(name string) tableGauge { return tableGauge{mt.NewGauge(name, labelTable), table} }
+	m := groupMetrics{
+		owned:      g("paimon_group_slots_owned"),
+		rebalances: tableCounter{mt.NewCounter("paimon_group_rebalances", labelTable), table},
+		lag: inputMetrics{lagSnapshots: g("paimon_lag_snapshots"), lagSeconds: g("paimon_lag_seconds"),
+			rowsPending: g("paimon_rows_pending"), headroom: g("paimon_expiry_headroom_snapshots")},
+	}
+	m.owned.Set(0)
+	m.rebalances.Incr(0)
+	return m
+}
+
+// slotLag records slot's lag and reports the worst of the owned slots.
+func (g *groupInput) slotLag(slot int32, v lagValues) {
+	g.lagMu.Lock()
+	defer g.lagMu.Unlock()
+	g.lags[slot] = v
+	g.publishLag()
+}
+
+// dropSlotLag forgets a released slot's lag.
+func (g *groupInput) dropSlotLag(slot int32) {
+	g.lagMu.Lock()
+	defer g.lagMu.Unlock()
+	if _, ok := g.lags[slot]; !ok {
+		return
+	}
+	delete(g.lags, slot)
+	g.publishLag()
+}
+
+// publishLag sets the lag gauges to the worst slot's values; with no slot,
+// nothing is behind here (the expiry headroom keeps its last value: there
+// is no position of this replica to measure it from). Caller holds lagMu.
+func (g *groupInput) publishLag() {
+	if len(g.lags) == 0 {
+		g.m.lag.lagSnapshots.Set(0)
+		g.m.lag.lagSeconds.Set(0)
+		g.m.lag.rowsPending.Set(0)
+		return
+	}
+	g.m.lag.setLag(worstLag(g.lags))
+}
+
+// worstLag merges the slots' lag values into the worst of each.
+func worstLag(lags map[int32]lagValues) lagValues {
+	first := true
+	var w lagValues
+	for _, v := range lags {
+		if first {
+			w, first = v, false
+			continue
+		}
+		w = w.worse(v)
+	}
+	return w
 }
 
 // member is what the input needs of its group membership: the fence of
@@ -173,7 +255,8 @@ type slotReader struct {
 func newGroupInput(cfg config, open opener, mgr *service.Resources) *groupInput {
 	ctx, stop := context.WithCancel(context.Background())
 	return &groupInput{cfg: cfg, open: open, mgr: mgr, log: mgr.Logger(), out: make(chan slotBatch), alloc: newAllocator(),
-		stopCtx: ctx, stop: stop, slots: map[int32]*slotReader{}}
+		stopCtx: ctx, stop: stop, slots: map[int32]*slotReader{},
+		m: newGroupMetrics(mgr.Metrics(), cfg.FullName()), lags: map[int32]lagValues{}}
 }
 
 // Connect joins the group once; slots start as they are assigned.
@@ -192,7 +275,7 @@ func (g *groupInput) Connect(ctx context.Context) error {
 	}
 	name := g.cfg.groupName()
 	m, err := group.Join(ctx, group.Config{
-		Opts: g.cfg.Group.Opts, Name: name, Topic: "paimon.slots." + name, Slots: slots,
+		Opts: g.cfg.Group.Opts, Name: name, Topic: GroupTopic(name), Slots: slots,
 		InstanceID: g.cfg.Group.InstanceID, SessionTimeout: g.cfg.Group.SessionTimeout,
 	}, g)
 	if err != nil {
@@ -244,6 +327,7 @@ func (g *groupInput) Assigned(_ context.Context, slots []int32) {
 		cfg.fence = func(ctx context.Context, next int64) error { return g.member.Fence(ctx, slot, next) }
 		cfg.alloc = g.alloc
 		in := newInput(cfg, g.open, g.mgr)
+		in.lagReport = func(v lagValues) { g.slotLag(slot, v) }
 		if !cfg.Batching.IsNoop() {
 			b, err := cfg.Batching.NewBatcher(g.mgr)
 			if err != nil {
@@ -257,6 +341,8 @@ func (g *groupInput) Assigned(_ context.Context, slots []int32) {
 		g.slots[s] = r
 		go g.read(ctx, r)
 	}
+	g.countRebalance(slots)
+	g.m.owned.Set(int64(len(g.slots)))
 	g.log.Infof("paimon input on %s: slots %v assigned, owning %v", g.cfg.FullName(), slots, g.owned())
 }
 
@@ -316,13 +402,23 @@ func (g *groupInput) read(ctx context.Context, r *slotReader) {
 // Revoked implements group.Handler: stop reading, wait for what was
 // delivered to be acknowledged, store the progress, then let the slot go.
 func (g *groupInput) Revoked(ctx context.Context, slots []int32) {
+	g.countRebalance(slots)
 	g.release(ctx, slots, true)
 }
 
 // Lost implements group.Handler: the slots are someone else's already;
 // stop without storing progress (the fence would refuse it anyway).
 func (g *groupInput) Lost(ctx context.Context, slots []int32) {
+	g.countRebalance(slots)
 	g.release(ctx, slots, false)
+}
+
+// countRebalance counts an assignment, revocation or loss of some slots in
+// paimon_group_rebalances.
+func (g *groupInput) countRebalance(slots []int32) {
+	if len(slots) > 0 {
+		g.m.rebalances.Incr(1)
+	}
 }
 
 // drainTimeout bounds how long a revoked slot waits for the acks of what
@@ -339,6 +435,7 @@ func (g *groupInput) release(ctx context.Context, slots []int32, drain bool) {
 			delete(g.slots, s)
 		}
 	}
+	g.m.owned.Set(int64(len(g.slots)))
 	g.mu.Unlock()
 	for _, r := range rs {
 		r.cancel()
@@ -356,6 +453,7 @@ func (g *groupInput) release(ctx context.Context, slots []int32, drain bool) {
 		if err := r.in.Close(ctx); err != nil {
 			g.log.Errorf("paimon input on %s slot %d: %v", g.cfg.FullName(), r.slot, err)
 		}
+		g.dropSlotLag(r.slot)
 	}
 	if len(rs) > 0 {
 		verb := "revoked"

@@ -56,6 +56,22 @@ func TestRealGroupSharesTable(t *testing.T) {
 			if len(seen) != total {
 				t.Fatalf("%d distinct rows delivered, the table has %d\na:\n%s\nb:\n%s", len(seen), total, a.logs.String(), b.logs.String())
 			}
+			// The group's metrics: the 4 slots are split between the two
+			// replicas; a was assigned all, then revoked some; both are
+			// caught up (the worst slot's lag is 0).
+			if oa, ob := a.metrics.get("paimon_group_slots_owned"), b.metrics.get("paimon_group_slots_owned"); oa+ob != 4 || oa == 0 || ob == 0 {
+				t.Errorf("paimon_group_slots_owned: a %d, b %d; want 4 slots split between both", oa, ob)
+			}
+			if ra, rb := a.metrics.get("paimon_group_rebalances"), b.metrics.get("paimon_group_rebalances"); ra < 2 || rb < 1 {
+				t.Errorf("paimon_group_rebalances: a %d (want ≥ 2: assigned, revoked), b %d (want ≥ 1)", ra, rb)
+			}
+			lagDeadline := time.Now().Add(10 * time.Second)
+			for (a.metrics.get("paimon_lag_snapshots") != 0 || b.metrics.get("paimon_lag_snapshots") != 0) && time.Now().Before(lagDeadline) {
+				time.Sleep(50 * time.Millisecond)
+			}
+			if la, lb := a.metrics.get("paimon_lag_snapshots"), b.metrics.get("paimon_lag_snapshots"); la != 0 || lb != 0 {
+				t.Errorf("paimon_lag_snapshots once caught up: a %d, b %d; want 0", la, lb)
+			}
 			// Each slot keeps its progress in its own Paimon consumer; after
 			// both replicas stopped, every slot has passed the last snapshot.
 			a.stop()

@@ -74,6 +74,8 @@ type inputMetrics struct {
 	dropped   tableCounter
 	replayed  tableCounter
 	progress  progressMetrics
+	// lag.go
+	lagSnapshots, lagSeconds, rowsPending, headroom tableGauge
 }
 
 // Every metric of the input carries a table label (Connect's habit: one
@@ -126,6 +128,11 @@ func newInputMetrics(mt *service.Metrics, table string) inputMetrics {
 		dropped:   c("paimon_rejected_batches"),
 		replayed:  c("paimon_replayed_rows"),
 		progress:  newProgressMetrics(g),
+
+		lagSnapshots: g("paimon_lag_snapshots"),
+		lagSeconds:   g("paimon_lag_seconds"),
+		rowsPending:  g("paimon_rows_pending"),
+		headroom:     g("paimon_expiry_headroom_snapshots"),
 	}
 }
 
@@ -189,6 +196,10 @@ type paimonInput struct {
 	commitMu  sync.Mutex
 	committed int64
 	lastWrite time.Time
+
+	// lagReport, when set (a group's slot reader), receives the lag
+	// values instead of the input's own gauges.
+	lagReport func(lagValues)
 }
 
 // readCounter is implemented by sources that count what their reads really
@@ -264,6 +275,10 @@ func (p *paimonInput) Connect(ctx context.Context) error {
 			Err: fmt.Errorf("upsert_mode %s needs a primary-key table, and %s has no primary key", p.cfg.UpsertMode, p.cfg.FullName())})
 	}
 	p.src = src
+	if ls, ok := src.(lagSource); ok {
+		p.committer.Add(1)
+		go p.lagLoop(ls)
+	}
 	if p.cfg.Read.ConsumerID != "" {
 		p.committer.Add(1)
 		go p.commitLoop()

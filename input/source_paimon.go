@@ -45,7 +45,7 @@ func openTable(ctx context.Context, cfg config) (source, error) {
 		_ = cat.Close()
 		return nil, fmt.Errorf("%s %s: %w", cfg.Catalog.warehouseDoc(), cfg.Warehouse, err)
 	}
-	src := &tableSource{cat: cat, tbl: tbl}
+	src := &tableSource{cat: cat, tbl: tbl, changelog: readsChangelog(tbl)}
 	// A type the reader refuses fails the read of the same column, naming
 	// it; until then the values render without their Arrow unit.
 	src.partitions, _ = paimon.ArrowSchema(tbl.Schema().PartitionFields())
@@ -81,6 +81,48 @@ type tableSource struct {
 	stats paimon.ReadStats
 	// partitions is the Arrow schema of the partition columns.
 	partitions *arrow.Schema
+	// changelog: the stream reads the commits' changelog files (a
+	// primary-key table with a changelog producer), not their deltas.
+	changelog bool
+	// bounds serves SnapshotBounds (only the lag monitor calls it).
+	bounds *snapshotBounds
+}
+
+// readsChangelog tells whether a stream of tbl reads changelog files, as
+// the library's scan decides (by the schema the table was opened with).
+func readsChangelog(tbl *paimon.Table) bool {
+	sch := tbl.Schema()
+	p := sch.ChangelogProducer()
+	return len(sch.PrimaryKeys) > 0 && p != "" && p != "none"
+}
+
+// SnapshotBounds implements lagSource.
+func (s *tableSource) SnapshotBounds(ctx context.Context) (earliest, latest int64, ok bool, err error) {
+	if s.bounds == nil {
+		snaps, hist := s.tbl.Snapshots(), s.tbl.History()
+		s.bounds = &snapshotBounds{latest: snaps.LatestID, exists: snaps.Exists, earliest: hist.EarliestID, now: time.Now}
+	}
+	return s.bounds.get(ctx)
+}
+
+// SnapshotMeta implements lagSource: the rows a stream reads from a
+// snapshot are its changelog's, or the delta of an APPEND commit (other
+// commits — compactions, overwrites — carry no new rows for it).
+func (s *tableSource) SnapshotMeta(ctx context.Context, id int64) (snapshotMeta, error) {
+	snap, err := s.tbl.History().Snapshot(ctx, id)
+	if err != nil {
+		return snapshotMeta{}, err
+	}
+	m := snapshotMeta{Time: time.UnixMilli(snap.TimeMillis)}
+	switch {
+	case s.changelog:
+		if snap.ChangelogRecordCount != nil {
+			m.Records = *snap.ChangelogRecordCount
+		}
+	case snap.CommitKind == "APPEND" && snap.DeltaRecordCount != nil:
+		m.Records = *snap.DeltaRecordCount
+	}
+	return m, nil
 }
 
 // ReadCounts reports the files and bytes the reads really opened, which

@@ -218,6 +218,23 @@ server's ` + "`/metrics`" + `.
 - ` + "`paimon_storage_requests`" + `, ` + "`paimon_storage_request_errors`" + ` (counters, also labelled ` + "`operation`" + `; present once an operation ran): storage calls, retries included
 - ` + "`paimon_replayed_rows`" + ` (counter): rows sent again after the pipeline rejected them
 - ` + "`paimon_rejected_batches`" + ` (counter): rejected batches dropped because ` + "`auto_replay_nacks`" + ` is false
+- ` + "`paimon_lag_snapshots`" + ` (gauge): latest snapshot id minus the last snapshot whose rows are all acknowledged;
+  0 when caught up
+- ` + "`paimon_lag_seconds`" + ` (gauge): now minus the commit time of the oldest snapshot not yet fully acknowledged;
+  it grows while the pipeline is blocked, 0 when caught up
+- ` + "`paimon_rows_pending`" + ` (gauge): the rows the snapshots not yet acknowledged record (` + "`changelogRecordCount`" + `
+  when the stream reads a changelog, else ` + "`deltaRecordCount`" + ` of the APPEND commits), summed over at most 1000
+  snapshots
+- ` + "`paimon_expiry_headroom_snapshots`" + ` (gauge): the next snapshot to deliver minus the earliest retained snapshot:
+  how many snapshots may still expire before the position does (0: the next expiry removes it; below 0:
+  expired). Alert on it before ` + "`on_expired`" + ` has to act.
+
+  The four are computed once per ` + "`poll_interval`" + ` apart from the read, from the acknowledged position, and
+  set from the first plan on. While the table is idle a round costs one storage request; each snapshot
+  file is read once (cached by id until the position passes it).
+- ` + "`paimon_group_slots_owned`" + ` (gauge), ` + "`paimon_group_rebalances`" + ` (counter: slot assignments, revocations
+  and losses), with ` + "`group`" + ` only. In a group each slot has its own position and the lag gauges report the
+  replica's worst slot (the largest lag and pending rows, the smallest headroom).
 `
 
 // maxConsumerIDLength is the library's limit, spelled for the description.

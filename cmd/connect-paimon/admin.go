@@ -63,7 +63,7 @@ const (
 func adminCommands(sio stdio) []*cli.Command {
 	return []*cli.Command{{
 		Name:  "paimon",
-		Usage: "Discover, inspect and administer Apache Paimon tables (databases, tables, describe, files, consumers, snapshots, tail)",
+		Usage: "Discover, inspect and administer Apache Paimon tables (databases, tables, describe, files, consumers, snapshots, tail, group)",
 		Description: `Every subcommand takes the same flags for the same things:
   --warehouse/-w          the warehouse (a path or URL; the warehouse name with --catalog-uri)
   --catalog-uri, ...      Paimon's REST catalog instead of a warehouse path
@@ -87,6 +87,7 @@ Flags may follow positional arguments: "consumers reset demo.orders ID --next 5"
 			consumersCommand(sio),
 			snapshotsCommand(sio),
 			tailCommand(sio),
+			groupCommand(sio),
 		)),
 	}}
 }
