@@ -11,7 +11,7 @@ import (
 	"github.com/redpanda-data/benthos/v4/public/service"
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/connect-paimon/connect-paimon/input/internal/group"
+	"github.com/connect-paimon/connect-paimon/internal/group"
 	"github.com/connect-paimon/connect-paimon/internal/kafkaconn"
 )
 
@@ -119,19 +119,6 @@ func (c config) groupName() string {
 	}
 	return c.Read.ConsumerID
 }
-
-// slotConsumerID is the consumer that keeps slot's progress.
-func slotConsumerID(consumerID string, slot int32) string { return SlotConsumerID(consumerID, slot) }
-
-// SlotConsumerID is the Paimon consumer that keeps the progress of a
-// group's slot: `<consumer_id>-slot-<n>`.
-func SlotConsumerID(consumerID string, slot int32) string {
-	return fmt.Sprintf("%s-slot-%d", consumerID, slot)
-}
-
-// GroupTopic is the coordination topic of group name: one partition per
-// slot, no records.
-func GroupTopic(name string) string { return "paimon.slots." + name }
 
 // groupInput is the paimon input of a replica in a group: one reader (a
 // paimonInput confined to the slot's share, with the slot's consumer) per
@@ -275,7 +262,7 @@ func (g *groupInput) Connect(ctx context.Context) error {
 	}
 	name := g.cfg.groupName()
 	m, err := group.Join(ctx, group.Config{
-		Opts: g.cfg.Group.Opts, Name: name, Topic: GroupTopic(name), Slots: slots,
+		Opts: g.cfg.Group.Opts, Name: name, Topic: group.Topic(name), Slots: slots,
 		InstanceID: g.cfg.Group.InstanceID, SessionTimeout: g.cfg.Group.SessionTimeout,
 	}, g)
 	if err != nil {
@@ -322,7 +309,7 @@ func (g *groupInput) Assigned(_ context.Context, slots []int32) {
 		cfg := g.cfg
 		cfg.Group = nil
 		cfg.Read.ShardIndex, cfg.Read.ShardCount = int(s), g.nslots
-		cfg.Read.ConsumerID = slotConsumerID(g.cfg.Read.ConsumerID, s)
+		cfg.Read.ConsumerID = group.SlotConsumerID(g.cfg.Read.ConsumerID, s)
 		slot := s
 		cfg.fence = func(ctx context.Context, next int64) error { return g.member.Fence(ctx, slot, next) }
 		cfg.alloc = g.alloc

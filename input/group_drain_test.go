@@ -10,7 +10,7 @@ import (
 
 	"github.com/redpanda-data/benthos/v4/public/service"
 
-	"github.com/connect-paimon/connect-paimon/input/internal/group"
+	"github.com/connect-paimon/connect-paimon/internal/group"
 )
 
 // fakeMember is a group membership whose fence accepts or refuses.

@@ -17,7 +17,7 @@ import (
 	"github.com/twmb/franz-go/pkg/sasl/scram"
 	"github.com/urfave/cli/v2"
 
-	"github.com/connect-paimon/connect-paimon/input"
+	"github.com/connect-paimon/connect-paimon/internal/group"
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 )
 
@@ -161,7 +161,7 @@ func groupDescribe(c *cli.Context, sio stdio) error {
 	cm := ot.consumers()
 	for i := range g.Slots {
 		s := &g.Slots[i]
-		s.ConsumerID = input.SlotConsumerID(id, s.Slot)
+		s.ConsumerID = group.SlotConsumerID(id, s.Slot)
 		cs, ok, err := cm.Consumer(c.Context, s.ConsumerID)
 		if err != nil {
 			return fmt.Errorf("table %s: consumer %s: %w", g.Table, s.ConsumerID, err)
@@ -180,7 +180,7 @@ func groupDescribe(c *cli.Context, sio stdio) error {
 // describeGroup reads the group's members, their slots (the partitions of
 // the coordination topic assigned to them) and its committed offsets.
 func describeGroup(ctx context.Context, adm *kadm.Client, name string) (*groupJSON, error) {
-	topic := input.GroupTopic(name)
+	topic := group.Topic(name)
 	g := &groupJSON{Group: name, Topic: topic, Members: []groupMemberJSON{}, Slots: []groupSlotJSON{}}
 	tds, err := adm.ListTopics(ctx, topic)
 	if err != nil {

@@ -26,6 +26,16 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
+// Topic is the coordination topic of group name: one partition per slot,
+// no records.
+func Topic(name string) string { return "paimon.slots." + name }
+
+// SlotConsumerID is the Paimon consumer that keeps the progress of a
+// group's slot: `<consumer_id>-slot-<n>`.
+func SlotConsumerID(consumerID string, slot int32) string {
+	return fmt.Sprintf("%s-slot-%d", consumerID, slot)
+}
+
 // Config describes one replica's membership.
 type Config struct {
 	// Brokers are the seed brokers; Opts adds connection options (TLS,
