@@ -13,11 +13,10 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
-	"github.com/twmb/franz-go/pkg/sasl/plain"
-	"github.com/twmb/franz-go/pkg/sasl/scram"
 	"github.com/urfave/cli/v2"
 
 	"github.com/connect-paimon/connect-paimon/internal/group"
+	"github.com/connect-paimon/connect-paimon/internal/kafkaconn"
 	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 )
 
@@ -89,14 +88,7 @@ type groupJSON struct {
 
 // kafkaOpts are the connection options the flags describe.
 func kafkaOpts(c *cli.Context) ([]kgo.Opt, error) {
-	var seeds []string
-	for _, s := range c.StringSlice(flagSeedBrokers) {
-		for _, b := range strings.Split(s, ",") {
-			if b = strings.TrimSpace(b); b != "" {
-				seeds = append(seeds, b)
-			}
-		}
-	}
+	seeds := kafkaconn.SplitSeeds(c.StringSlice(flagSeedBrokers))
 	if len(seeds) == 0 {
 		return nil, fmt.Errorf("%s needs --%s (or KAFKA_BROKERS): the brokers of the input's group", commandPath(c), flagSeedBrokers)
 	}
@@ -104,17 +96,12 @@ func kafkaOpts(c *cli.Context) ([]kgo.Opt, error) {
 	if c.Bool(flagKafkaTLS) {
 		opts = append(opts, kgo.DialTLSConfig(&tls.Config{MinVersion: tls.VersionTLS12}))
 	}
-	user, pass := c.String(flagSASLUser), c.String(flagSASLPassword)
-	switch m := c.String(flagSASLMech); m {
-	case "", "none":
-	case "PLAIN":
-		opts = append(opts, kgo.SASL(plain.Auth{User: user, Pass: pass}.AsMechanism()))
-	case "SCRAM-SHA-256":
-		opts = append(opts, kgo.SASL(scram.Auth{User: user, Pass: pass}.AsSha256Mechanism()))
-	case "SCRAM-SHA-512":
-		opts = append(opts, kgo.SASL(scram.Auth{User: user, Pass: pass}.AsSha512Mechanism()))
-	default:
-		return nil, fmt.Errorf("--%s %q: want PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512", flagSASLMech, m)
+	m, err := kafkaconn.Mechanism(c.String(flagSASLMech), c.String(flagSASLUser), c.String(flagSASLPassword), "", nil)
+	if err != nil {
+		return nil, fmt.Errorf("--%s: %w", flagSASLMech, err)
+	}
+	if m != nil {
+		opts = append(opts, kgo.SASL(m))
 	}
 	return opts, nil
 }

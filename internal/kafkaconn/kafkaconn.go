@@ -85,18 +85,43 @@ func Seeds(conf *service.ParsedConfig) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	seeds := SplitSeeds(brokers)
+	if len(seeds) == 0 {
+		return nil, fmt.Errorf("%s: at least one seed broker is required", fSeedBrokers)
+	}
+	return seeds, nil
+}
+
+// SplitSeeds returns the broker addresses of items that may each hold
+// several, separated by commas.
+func SplitSeeds(items []string) []string {
 	var seeds []string
-	for _, b := range brokers {
+	for _, b := range items {
 		for _, s := range strings.Split(b, ",") {
 			if s = strings.TrimSpace(s); s != "" {
 				seeds = append(seeds, s)
 			}
 		}
 	}
-	if len(seeds) == 0 {
-		return nil, fmt.Errorf("%s: at least one seed broker is required", fSeedBrokers)
+	return seeds
+}
+
+// Mechanism is the SASL mechanism of one sasl entry's values; nil for
+// "none" or "".
+func Mechanism(mech, user, pass, token string, ext map[string]string) (sasl.Mechanism, error) {
+	switch mech {
+	case "", "none":
+		return nil, nil
+	case "PLAIN":
+		return plain.Auth{User: user, Pass: pass}.AsMechanism(), nil
+	case "SCRAM-SHA-256":
+		return scram.Auth{User: user, Pass: pass}.AsSha256Mechanism(), nil
+	case "SCRAM-SHA-512":
+		return scram.Auth{User: user, Pass: pass}.AsSha512Mechanism(), nil
+	case "OAUTHBEARER":
+		return oauth.Auth{Token: token, Extensions: ext}.AsMechanism(), nil
 	}
-	return seeds, nil
+	return nil, fmt.Errorf("unsupported mechanism %q (none, PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER)", mech)
 }
 
 // Opts returns the connection options of conf: seed brokers, client id,
@@ -152,27 +177,17 @@ func saslMechanisms(conf *service.ParsedConfig) ([]sasl.Mechanism, error) {
 	var out []sasl.Mechanism
 	for i, c := range list {
 		r := fields{conf: c}
-		mech, user, pass := r.str(fSASLMechanism), r.str(fSASLUsername), r.str(fSASLPassword)
-		var m sasl.Mechanism
-		switch mech {
-		case "", "none":
-		case "PLAIN":
-			m = plain.Auth{User: user, Pass: pass}.AsMechanism()
-		case "SCRAM-SHA-256":
-			m = scram.Auth{User: user, Pass: pass}.AsSha256Mechanism()
-		case "SCRAM-SHA-512":
-			m = scram.Auth{User: user, Pass: pass}.AsSha512Mechanism()
-		case "OAUTHBEARER":
-			var ext map[string]string
-			if c.Contains(fSASLExt) && r.err == nil {
-				ext, r.err = c.FieldStringMap(fSASLExt)
-			}
-			m = oauth.Auth{Token: r.str(fSASLToken), Extensions: ext}.AsMechanism()
-		default:
-			r.err = errors.Join(r.err, fmt.Errorf("%s[%d].%s: unsupported mechanism %q (none, PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER)", fSASL, i, fSASLMechanism, mech))
+		mech, user, pass, token := r.str(fSASLMechanism), r.str(fSASLUsername), r.str(fSASLPassword), r.str(fSASLToken)
+		var ext map[string]string
+		if r.err == nil && c.Contains(fSASLExt) {
+			ext, r.err = c.FieldStringMap(fSASLExt)
 		}
 		if r.err != nil {
 			return nil, r.err
+		}
+		m, err := Mechanism(mech, user, pass, token, ext)
+		if err != nil {
+			return nil, fmt.Errorf("%s[%d].%s: %w", fSASL, i, fSASLMechanism, err)
 		}
 		if m != nil {
 			out = append(out, m)
