@@ -315,6 +315,10 @@ func (g *groupInput) Assigned(_ context.Context, slots []int32) {
 		cfg.alloc = g.alloc
 		in := newInput(cfg, g.open, g.mgr)
 		in.lagReport = func(v lagValues) { g.slotLag(slot, v) }
+		// One slot's position is not the replica's: these gauges would be
+		// overwritten by whichever slot wrote last. The lag gauges report
+		// the worst slot instead; counters add up across slots.
+		in.m.lag, in.m.committed, in.m.progress = tableGauge{}, tableGauge{}, progressMetrics{}
 		if !cfg.Batching.IsNoop() {
 			b, err := cfg.Batching.NewBatcher(g.mgr)
 			if err != nil {

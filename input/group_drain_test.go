@@ -55,7 +55,7 @@ func groupOver(t *testing.T, src *fakeSource, m *fakeMember) *groupInput {
 // acknowledgement of what the slot delivered, then stores the slot's
 // progress (through the fence) and only then returns.
 func TestGroupRevokeDrains(t *testing.T) {
-	src := &fakeSource{plans: []*fakePlan{{SnapshotID: 3, Splits: []*fakeSplit{{Bucket: 0, Handle: fakeRows{ids: []int64{1, 2, 3}}}}}}}
+	src := &fakeSource{nextCh: make(chan struct{}), plans: []*fakePlan{{SnapshotID: 3, Splits: []*fakeSplit{{Bucket: 0, Handle: fakeRows{ids: []int64{1, 2, 3}}}}}}}
 	m := &fakeMember{}
 	g := groupOver(t, src, m)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -63,6 +63,14 @@ func TestGroupRevokeDrains(t *testing.T) {
 	b, ack, err := g.ReadBatch(ctx)
 	if err != nil || len(b) != 3 {
 		t.Fatalf("first batch: %d messages, %v", len(b), err)
+	}
+	// The slot's reader has read snapshot 3 to its end once it asks for
+	// the next plan; a revoke before that keeps the slot's consumer at 3
+	// (its last snapshot is delivered again by the next owner).
+	select {
+	case <-src.nextCh:
+	case <-ctx.Done():
+		t.Fatal("the slot's reader never asked for the next plan")
 	}
 	done := make(chan struct{})
 	go func() { g.Revoked(ctx, []int32{0}); close(done) }()

@@ -95,7 +95,13 @@ type tableGauge struct {
 	table string
 }
 
-func (g tableGauge) Set(n int64) { g.g.Set(n, g.table) }
+// Set sets the gauge; a zero tableGauge sets nothing (the per-position
+// gauges of a group's slot readers, which would overwrite each other).
+func (g tableGauge) Set(n int64) {
+	if g.g != nil {
+		g.g.Set(n, g.table)
+	}
+}
 
 type tableTimer struct {
 	t     *service.MetricTimer

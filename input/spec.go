@@ -234,7 +234,9 @@ server's ` + "`/metrics`" + `.
   file is read once (cached by id until the position passes it).
 - ` + "`paimon_group_slots_owned`" + ` (gauge), ` + "`paimon_group_rebalances`" + ` (counter: slot assignments, revocations
   and losses), with ` + "`group`" + ` only. In a group each slot has its own position and the lag gauges report the
-  replica's worst slot (the largest lag and pending rows, the smallest headroom).
+  replica's worst slot (the largest lag and pending rows, the smallest headroom); the gauges of one
+  position (` + "`paimon_snapshot_lag`" + `, ` + "`paimon_committed_snapshot`" + `, the ` + "`paimon_plan_*`" + ` progress) are not set, the
+  counters add up over the slots.
 `
 
 // maxConsumerIDLength is the library's limit, spelled for the description.
