@@ -421,6 +421,18 @@ pipeline:
         meta op = if @paimon_row_kind == "-D" { "delete" } else { "upsert" }
 output:
   stdout: {}
+`).
+		Example("Replicas sharing a table through a Kafka group", "Every replica runs this config; the group's coordinator hands each its slots, and each slot keeps its progress in consumer `orders-to-kafka-slot-<n>`.", `
+input:
+  paimon:
+    warehouse: s3://my-bucket/warehouse
+    table: sales.orders
+    consumer_id: orders-to-kafka
+    group:
+      seed_brokers: [ "${KAFKA_BROKERS:localhost:9092}" ]
+      slots: 8
+output:
+  stdout: {}
 `)
 }
 

@@ -1,19 +1,13 @@
 package input
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
-
-	"github.com/redpanda-data/benthos/v4/public/service"
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
 )
@@ -76,54 +70,21 @@ func quoteYAML(s string) string {
 	return string(b)
 }
 
-// runBodies runs the input described by inputYAML to its end and returns
-// the message bodies with their keys sorted (the fixtures' canonical form),
-// sorted.
+// runBodies runs the bounded input described by inputYAML to its end and
+// returns the message bodies with their keys sorted (the fixtures'
+// canonical form), sorted.
 func runBodies(t *testing.T, inputYAML string) []string {
 	t.Helper()
-	env := service.NewEnvironment()
-	if err := register(env, openTable); err != nil {
-		t.Fatal(err)
-	}
-	sb := env.NewStreamBuilder()
-	if err := sb.SetLoggerYAML("level: none"); err != nil {
-		t.Fatal(err)
-	}
-	if err := sb.AddInputYAML(inputYAML); err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
 	var out []string
-	if err := sb.AddBatchConsumerFunc(func(_ context.Context, b service.MessageBatch) error {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, m := range b {
-			body, err := m.AsBytes()
-			if err != nil {
-				return err
-			}
-			var row map[string]any
-			dec := json.NewDecoder(bytes.NewReader(body))
-			dec.UseNumber()
-			if err := dec.Decode(&row); err != nil {
-				t.Errorf("body %s: %v", body, err)
-				continue
-			}
-			canon, _ := json.Marshal(row)
-			out = append(out, string(canon))
+	for _, d := range startPipeline(t, inputYAML, nil).wait() {
+		var row map[string]any
+		dec := json.NewDecoder(strings.NewReader(d.body))
+		dec.UseNumber()
+		if err := dec.Decode(&row); err != nil {
+			t.Fatalf("body %s: %v", d.body, err)
 		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	strm, err := sb.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := strm.Run(ctx); err != nil {
-		t.Fatal(err)
+		canon, _ := json.Marshal(row)
+		out = append(out, string(canon))
 	}
 	slices.Sort(out)
 	return out

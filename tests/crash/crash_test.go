@@ -379,11 +379,11 @@ func crashRand(t *testing.T) *rand.Rand {
 }
 
 // startWriter starts the pypaimon writer script (batches commits of batchSize rows, pause
-// seconds apart, each snapshot logged to snapLog) with its output in dir/writer.log; the
+// seconds apart, each snapshot logged to snapLog; extra arguments follow) with its output in dir/writer.log; the
 // channel reports its exit. It is killed when the test ends.
-func startWriter(t *testing.T, py, script, wh, dir string, batches, batchSize int, pause, snapLog string) <-chan error {
+func startWriter(t *testing.T, py, script, wh, dir string, batches, batchSize int, pause, snapLog string, extra ...string) <-chan error {
 	t.Helper()
-	writer := exec.Command(py, script, wh, strconv.Itoa(batches), strconv.Itoa(batchSize), pause, snapLog)
+	writer := exec.Command(py, append([]string{script, wh, strconv.Itoa(batches), strconv.Itoa(batchSize), pause, snapLog}, extra...)...)
 	writerOut, err := os.Create(filepath.Join(dir, "writer.log"))
 	if err != nil {
 		t.Fatal(err)

@@ -1,19 +1,16 @@
 package crash
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
@@ -62,18 +59,7 @@ func groupSoak(t *testing.T, addr, bucket string) {
 	}
 	const commits, size = 60, 20
 	snapLog := filepath.Join(dir, "snapshots.txt")
-	writer := exec.Command(py, script, wh, strconv.Itoa(commits), strconv.Itoa(size), "0.4", snapLog, bucket)
-	wlog, err := os.Create(filepath.Join(dir, "writer.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	writer.Stdout, writer.Stderr = wlog, wlog
-	if err := writer.Start(); err != nil {
-		t.Fatal(err)
-	}
-	writerDone := make(chan error, 1)
-	go func() { writerDone <- writer.Wait() }()
-	t.Cleanup(func() { _ = writer.Process.Kill() })
+	writerDone := startWriter(t, py, script, wh, dir, commits, size, "0.4", snapLog, bucket)
 	tableDir := filepath.Join(wh, "db.db", "c")
 	waitFor(t, 60*time.Second, func() bool { return exists(filepath.Join(tableDir, "schema", "schema-0")) })
 
@@ -261,53 +247,15 @@ func slotPositions(t *testing.T, tableDir, consumer string, slots int) map[int]i
 // (the replica header) of its records in offset order.
 func topicRecords(t *testing.T, addr, topic string) map[int64][]string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	ends, err := kadm.NewClient(cl).ListEndOffsets(ctx, topic)
-	if err != nil {
-		t.Fatalf("list end offsets of %s: %v", topic, err)
-	}
-	want := map[int32]int64{}
-	ends.Each(func(o kadm.ListedOffset) {
-		if o.Err == nil && o.Offset > 0 {
-			want[o.Partition] = o.Offset
-		}
-	})
 	out := map[int64][]string{}
-	got := map[int32]int64{}
-	for len(want) > 0 && len(got) < len(want) || !reached(got, want) {
-		fs := cl.PollFetches(ctx)
-		if err := ctx.Err(); err != nil {
-			t.Fatalf("read %s: %v", topic, err)
+	readTopic(t, addr, topic, func(id int64, r *kgo.Record) {
+		who := "?"
+		for _, h := range r.Headers {
+			if h.Key == "replica" {
+				who = string(h.Value)
+			}
 		}
-		fs.EachRecord(func(r *kgo.Record) {
-			got[r.Partition] = r.Offset + 1
-			var row struct{ ID int64 }
-			if err := json.Unmarshal(r.Value, &row); err != nil {
-				t.Fatalf("record %s: %v", r.Value, err)
-			}
-			who := "?"
-			for _, h := range r.Headers {
-				if h.Key == "replica" {
-					who = string(h.Value)
-				}
-			}
-			out[row.ID] = append(out[row.ID], who)
-		})
-	}
+		out[id] = append(out[id], who)
+	})
 	return out
-}
-
-func reached(got, want map[int32]int64) bool {
-	for p, end := range want {
-		if got[p] < end {
-			return false
-		}
-	}
-	return true
 }

@@ -59,9 +59,19 @@ func TestCrashRestartKafka(t *testing.T) {
 }
 
 // topicIDs reads the whole topic (up to the end offsets of its partitions
-// at the time of the call) with a consumer of its own and returns the ids
-// of the rows in it, checking each row's name against its id.
+// at the time of the call) and returns the ids of the rows in it.
 func topicIDs(t *testing.T, addr, topic string) idCounts {
+	t.Helper()
+	seen := idCounts{}
+	readTopic(t, addr, topic, func(id int64, _ *kgo.Record) { seen[id]++ })
+	return seen
+}
+
+// readTopic reads the whole topic (up to the end offsets of its partitions
+// at the time of the call) with a consumer of its own and calls each for
+// every record, after checking that it is a row whose name and key match
+// its id.
+func readTopic(t *testing.T, addr, topic string, each func(id int64, r *kgo.Record)) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -80,7 +90,6 @@ func topicIDs(t *testing.T, addr, topic string) idCounts {
 			want[o.Partition] = o.Offset
 		}
 	})
-	seen := idCounts{}
 	for len(want) > 0 {
 		fs := cl.PollFetches(ctx)
 		if ctx.Err() != nil {
@@ -97,11 +106,10 @@ func topicIDs(t *testing.T, addr, topic string) idCounts {
 			if row.Name != fmt.Sprintf("n%d", *row.ID) || string(r.Key) != strconv.FormatInt(*row.ID, 10) {
 				t.Fatalf("record key %q value %s: key or name does not match id", r.Key, r.Value)
 			}
-			seen[*row.ID]++
+			each(*row.ID, r)
 			if end, ok := want[r.Partition]; ok && r.Offset+1 >= end {
 				delete(want, r.Partition)
 			}
 		})
 	}
-	return seen
 }
