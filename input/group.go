@@ -13,6 +13,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/internal/group"
 	"github.com/connect-paimon/connect-paimon/internal/kafkaconn"
+	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
 // The group field: replicas sharing a table through Kafka's consumer-group
@@ -258,7 +259,7 @@ func (g *groupInput) Connect(ctx context.Context) error {
 	}
 	slots, err := g.slotCount(ctx)
 	if err != nil {
-		return err
+		return g.stopOnPermanent(err)
 	}
 	name := g.cfg.groupName()
 	m, err := group.Join(ctx, group.Config{
@@ -266,7 +267,7 @@ func (g *groupInput) Connect(ctx context.Context) error {
 		InstanceID: g.cfg.Group.InstanceID, SessionTimeout: g.cfg.Group.SessionTimeout,
 	}, g)
 	if err != nil {
-		return fmt.Errorf("paimon input on %s: %w", g.cfg.FullName(), err)
+		return g.stopOnPermanent(fmt.Errorf("paimon input on %s: %w", g.cfg.FullName(), err))
 	}
 	g.member, g.nslots = m, slots
 	g.log.Infof("paimon input on %s joined group %s (%d slots)", g.cfg.FullName(), name, slots)
@@ -363,6 +364,12 @@ func (g *groupInput) read(ctx context.Context, r *slotReader) {
 		b, ack, err := r.in.ReadBatch(ctx)
 		switch {
 		case errors.Is(err, service.ErrEndOfInput):
+			if r.in.stoppedOn() != nil {
+				// The slot's reader stopped on a permanent error (it
+				// logged it and Failed() holds it): the replica stops too,
+				// rather than follow the table without that slot.
+				g.stop()
+			}
 			return
 		case errors.Is(err, service.ErrNotConnected):
 			continue
@@ -493,6 +500,20 @@ func (g *groupInput) Close(ctx context.Context) error {
 	g.mu.Unlock()
 	g.release(ctx, left, true)
 	return nil
+}
+
+// stopOnPermanent ends the replica on an error no retry mends (a missing
+// table, a changed slot count): logged once, kept for Failed(), and the
+// input ends; other errors are returned for Benthos to retry Connect.
+func (g *groupInput) stopOnPermanent(err error) error {
+	if !paimon.IsPermanent(err) && !errors.Is(err, group.ErrSlotsChanged) {
+		return err
+	}
+	if failed.CompareAndSwap(nil, &err) {
+		g.log.Errorf("paimon input stopped: %v (a permanent error: retrying cannot succeed)", err)
+	}
+	g.stop()
+	return service.ErrEndOfInput
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

@@ -54,3 +54,13 @@ func TestGroupValidation(t *testing.T) {
 		t.Errorf("Benthos lint of a group without seed_brokers: %v", lints)
 	}
 }
+
+// A group whose table does not exist stops the replica with the error
+// (logged once, exit non-zero under run) instead of retrying forever.
+func TestGroupStopsOnPermanentError(t *testing.T) {
+	r := startPipeline(t, "paimon:\n  warehouse: "+t.TempDir()+"\n  table: nodb.missing\n  consumer_id: c\n  group:\n    seed_brokers: [ \"127.0.0.1:1\" ]\n", nil)
+	r.wait()
+	if logs := r.logs.String(); strings.Count(logs, "paimon input stopped") != 1 || !strings.Contains(logs, "nodb") {
+		t.Fatalf("logs:\n%s", logs)
+	}
+}

@@ -80,6 +80,10 @@ type Member struct {
 	own map[int32]bool
 }
 
+// ErrSlotsChanged is wrapped when the coordination topic exists with
+// another slot count: a configuration error that no retry mends.
+var ErrSlotsChanged = errors.New("the group's slot count changed")
+
 // ErrNotOwner is returned by Fence when this replica no longer owns the
 // slot: its progress must not be written.
 var ErrNotOwner = errors.New("this replica no longer owns the slot")
@@ -239,7 +243,7 @@ func ensureTopic(ctx context.Context, adm *kadm.Client, topic string, slots int)
 		return fmt.Errorf("describe coordination topic %s: %v", topic, d.Err)
 	}
 	if n := len(d.Partitions); n != slots {
-		return fmt.Errorf("coordination topic %s has %d partitions but slots is %d: changing the slot count moves every slot's share of the table; use a new group name (and new consumer ids) to change it", topic, n, slots)
+		return fmt.Errorf("coordination topic %s has %d partitions but slots is %d: changing the slot count moves every slot's share of the table; use a new group name (and new consumer ids) to change it: %w", topic, n, slots, ErrSlotsChanged)
 	}
 	return nil
 }
