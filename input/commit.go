@@ -48,16 +48,26 @@ func (p *paimonInput) commit(ctx context.Context, final bool) {
 	if src == nil {
 		return
 	}
-	if tr == nil {
+	var next int64
+	switch {
+	case p.eo != nil:
+		// Exactly once: the position Kafka committed, never what was only
+		// acknowledged into an open transaction.
+		if next = p.eo.next.Load(); next == 0 {
+			p.touch(ctx, src, final)
+			return
+		}
+	case tr == nil:
 		// No plan yet: nothing of this run to commit, but a consumer
 		// resumed from its file must still be kept alive while the
 		// input waits for the snapshot it points at.
 		p.touch(ctx, src, final)
 		return
-	}
-	next := tr.Committable()
-	if next < p.minCommit.Load() {
-		return // a full plan is being delivered: no true position yet
+	default:
+		next = tr.Committable()
+		if next < p.minCommit.Load() {
+			return // a full plan is being delivered: no true position yet
+		}
 	}
 	heartbeat := p.cfg.HeartbeatInterval > 0 && p.committed > 0 && time.Since(p.lastWrite) >= p.cfg.HeartbeatInterval
 	if next < p.committed || (next == p.committed && (final || !heartbeat)) {

@@ -8,6 +8,7 @@ import (
 	"github.com/redpanda-data/benthos/v4/public/service"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/connect-paimon/connect-paimon/internal/exactlyonce"
 	"github.com/connect-paimon/connect-paimon/internal/rowjson"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -23,6 +24,9 @@ type splitCursor struct {
 	batchSize int        // rows per batch
 	perMsg    int        // rows per message (rows_per_message)
 	upsert    upsertMode // row kinds dropped before delivery
+	// consumer is set in exactly-once reads: every message names the
+	// consumer whose transaction it belongs to.
+	consumer string
 
 	plan      *snapshotPlan
 	splitIdx  int
@@ -288,6 +292,9 @@ func (c *splitCursor) setMeta(msg *service.Message, kind types.RowKind) {
 	msg.MetaSetImmut(MetaPartition, c.meta.partition)
 	msg.MetaSetMut(MetaBucket, c.meta.bucket)
 	msg.MetaSetMut(MetaTable, c.table)
+	if c.consumer != "" {
+		msg.MetaSetMut(exactlyonce.MetaConsumer, c.consumer)
+	}
 	msg.MetaSetImmut(MetaSchema, c.schema)
 	if c.meta.file != "" {
 		msg.MetaSetMut(MetaFile, c.meta.file)

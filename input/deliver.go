@@ -13,6 +13,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/input/internal/checkpoint"
 	"github.com/connect-paimon/connect-paimon/internal/clock"
+	"github.com/connect-paimon/connect-paimon/internal/exactlyonce"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -70,6 +71,8 @@ type sentBatch struct {
 	ack func()
 	// tries counts deliveries, for the back-off of a batch that keeps failing.
 	tries int
+	// end is the read position after the batch (exactly-once reads only).
+	end exactlyonce.Position
 }
 
 // add appends row i of c, extending the last range when the row follows it.
@@ -297,6 +300,9 @@ func (p *paimonInput) ReadBatch(ctx context.Context) (service.MessageBatch, serv
 func (p *paimonInput) deliver(b *sentBatch, replay bool) (service.MessageBatch, service.AckFunc, error) {
 	b.tries++
 	batch := b.messages()
+	if eo := p.eo; eo != nil {
+		eo.deliveredTo(b.end, b.rowCount())
+	}
 	var idx *service.Indexer
 	if replay {
 		p.m.replayed.Incr(int64(b.rowCount()))
@@ -307,6 +313,11 @@ func (p *paimonInput) deliver(b *sentBatch, replay bool) (service.MessageBatch, 
 		once.Do(func() {
 			switch {
 			case err == nil:
+				b.ack()
+			case p.eo != nil:
+				// The transaction lost these rows: it is aborted and read
+				// again (exactlyonce.go), never patched by a replay.
+				p.eo.reject(err)
 				b.ack()
 			case p.cfg.AutoReplayNacks:
 				p.replays.push(b.rejected(err, idx))
@@ -369,6 +380,11 @@ func (p *paimonInput) readBatch() (*sentBatch, error) {
 			}
 			continue
 		}
+		if p.eo != nil {
+			if err := p.eoStep(ctx, p.cur.planDone()); err != nil {
+				return nil, err
+			}
+		}
 		if !p.cur.open() {
 			if p.cur.planDone() {
 				p.syncReadCounts(src)
@@ -405,6 +421,9 @@ func (p *paimonInput) readBatch() (*sentBatch, error) {
 		p.syncReadCounts(src)
 		p.planRows += int64(n)
 		p.logProgress()
+		if p.eo != nil {
+			batch.end = p.eoPosition()
+		}
 		if batch.ack, err = p.tracker.Add(p.cur.plan.SnapshotID); err != nil {
 			return nil, fmt.Errorf("snapshot %d: %w", p.cur.plan.SnapshotID, err)
 		}
@@ -468,6 +487,9 @@ func (p *paimonInput) nextPlan(ctx context.Context, src source) (err error) {
 	// filter prunes the others from the plan).
 	kept := plan.Splits
 	p.cur.setPlan(plan)
+	if err := p.eoApplyResume(plan); err != nil {
+		return err
+	}
 	p.startProgress(kept)
 	files := 0
 	for _, sp := range kept {

@@ -1,6 +1,7 @@
 package input
 
 import (
+	"errors"
 	"sync/atomic"
 
 	"github.com/redpanda-data/benthos/v4/public/service"
@@ -40,7 +41,7 @@ func (p *paimonInput) stoppedOn() error {
 // retries with back-off). A permanent err is logged once, recorded for
 // Failed, and ends the input.
 func (p *paimonInput) stopOnPermanent(err error) error {
-	if !paimon.IsPermanent(err) {
+	if !isPermanent(err) {
 		return err
 	}
 	if p.stopErr.CompareAndSwap(nil, &err) {
@@ -51,4 +52,19 @@ func (p *paimonInput) stopOnPermanent(err error) error {
 		}
 	}
 	return service.ErrEndOfInput
+}
+
+// permanentError marks an error of the input's own (not the library's) that
+// retrying cannot cure, such as another owner holding a transactional id.
+type permanentError struct{ err error }
+
+func (e permanentError) Error() string { return e.err.Error() }
+
+func (e permanentError) Unwrap() error { return e.err }
+
+// isPermanent is paimon.IsPermanent extended by the input's own permanent
+// errors.
+func isPermanent(err error) bool {
+	var pe permanentError
+	return paimon.IsPermanent(err) || errors.As(err, &pe)
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/internal/group"
 	"github.com/connect-paimon/connect-paimon/internal/kafkaconn"
-	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
 // The group field: replicas sharing a table through Kafka's consumer-group
@@ -506,7 +505,7 @@ func (g *groupInput) Close(ctx context.Context) error {
 // table, a changed slot count): logged once, kept for Failed(), and the
 // input ends; other errors are returned for Benthos to retry Connect.
 func (g *groupInput) stopOnPermanent(err error) error {
-	if !paimon.IsPermanent(err) && !errors.Is(err, group.ErrSlotsChanged) {
+	if !isPermanent(err) && !errors.Is(err, group.ErrSlotsChanged) {
 		return err
 	}
 	if failed.CompareAndSwap(nil, &err) {

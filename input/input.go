@@ -74,6 +74,9 @@ type inputMetrics struct {
 	dropped   tableCounter
 	replayed  tableCounter
 	progress  progressMetrics
+	// exactlyonce.go
+	txnCommit  tableTimer
+	txnRewinds tableCounter
 	// lag.go
 	lagSnapshots, lagSeconds, rowsPending, headroom tableGauge
 }
@@ -135,6 +138,9 @@ func newInputMetrics(mt *service.Metrics, table string) inputMetrics {
 		replayed:  c("paimon_replayed_rows"),
 		progress:  newProgressMetrics(g),
 
+		txnCommit:  tableTimer{mt.NewTimer("paimon_transaction_commit_ns", labelTable), table},
+		txnRewinds: c("paimon_transaction_rewinds"),
+
 		lagSnapshots: g("paimon_lag_snapshots"),
 		lagSeconds:   g("paimon_lag_seconds"),
 		rowsPending:  g("paimon_rows_pending"),
@@ -150,6 +156,7 @@ func newInputMetrics(mt *service.Metrics, table string) inputMetrics {
 type paimonInput struct {
 	cfg  config
 	open opener
+	res  *service.Resources
 	log  *service.Logger
 	m    inputMetrics
 	// tr makes the input's own spans (plan, split read, consumer commit)
@@ -206,6 +213,13 @@ type paimonInput struct {
 	// lagReport, when set (a group's slot reader), receives the lag
 	// values instead of the input's own gauges.
 	lagReport func(lagValues)
+
+	// eo is the exactly-once state (exactlyonce.go), nil unless the
+	// stream's output commits transactionally; set by Connect.
+	eo *eoState
+	// loops: the committer and lag goroutines run (started by the first
+	// Connect; a reconnect after a rewind keeps them).
+	loops bool
 }
 
 // readCounter is implemented by sources that count what their reads really
@@ -245,6 +259,7 @@ func newInput(cfg config, open opener, mgr *service.Resources) *paimonInput {
 	return &paimonInput{
 		cfg:           cfg,
 		open:          open,
+		res:           mgr,
 		log:           mgr.Logger(),
 		m:             newInputMetrics(mt, table),
 		tr:            mgr.OtelTracer().Tracer(tracerName),
@@ -271,7 +286,11 @@ func (p *paimonInput) Connect(ctx context.Context) error {
 	if p.stopErr.Load() != nil {
 		return service.ErrEndOfInput
 	}
-	src, err := p.open(ctx, p.cfg)
+	cfg, err := p.eoConnect(ctx)
+	if err != nil {
+		return p.stopOnPermanent(p.about("connect", "to ", false, err))
+	}
+	src, err := p.open(ctx, cfg)
 	if err != nil {
 		return p.stopOnPermanent(p.about("connect", "to ", true, err))
 	}
@@ -281,6 +300,10 @@ func (p *paimonInput) Connect(ctx context.Context) error {
 			Err: fmt.Errorf("upsert_mode %s needs a primary-key table, and %s has no primary key", p.cfg.UpsertMode, p.cfg.FullName())})
 	}
 	p.src = src
+	if p.loops {
+		return nil
+	}
+	p.loops = true
 	if ls, ok := src.(lagSource); ok {
 		p.committer.Add(1)
 		go p.lagLoop(ls)
@@ -349,6 +372,7 @@ func (p *paimonInput) Close(ctx context.Context) error {
 	}
 	if acquired {
 		p.cur.release()
+		p.eoFinal(ctx)
 		<-p.readSem
 	}
 	p.finalCommit(ctx)

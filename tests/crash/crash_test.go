@@ -104,7 +104,11 @@ type soak struct {
 	// its snapshot was unacknowledged at some kill; an output that rejects
 	// single messages of a batch gets whole batches replayed, so it can't.
 	exactDuplicates bool
-	extra           string // extra top-level config (e.g. metrics, pipeline), ends with a newline
+	// exactlyOnce: every committed row must be in the sink exactly once.
+	exactlyOnce bool
+	// after, optional, runs at the end (reports).
+	after func(t *testing.T)
+	extra string // extra top-level config (e.g. metrics, pipeline), ends with a newline
 }
 
 // run drives the soak and checks the input's delivery guarantee: after every
@@ -205,6 +209,12 @@ http: {enabled: false}
 		if got[id] == 0 {
 			t.Fatalf("id %d was committed but is not in the %s", id, s.sink)
 		}
+		if s.exactlyOnce && got[id] != 1 {
+			t.Errorf("id %d is in the %s %d times", id, s.sink, got[id])
+		}
+	}
+	if s.after != nil {
+		s.after(t)
 	}
 	if n := consumerNext(t, tableDir); n != snaps[len(snaps)-1].id+1 {
 		t.Errorf("final consumer nextSnapshot %d, want %d", n, snaps[len(snaps)-1].id+1)

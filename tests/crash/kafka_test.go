@@ -73,14 +73,33 @@ func topicIDs(t *testing.T, addr, topic string) idCounts {
 // its id.
 func readTopic(t *testing.T, addr, topic string, each func(id int64, r *kgo.Record)) {
 	t.Helper()
+	readTopicAs(t, addr, topic, false, false, each)
+}
+
+// readTopicAs is readTopic as a read_committed consumer (committed true)
+// or a read_uncommitted one. A transactional topic (txn) ends in commit or
+// abort markers, which no consumer is handed, and a read_committed one skips
+// the aborted records too, so such a read ends when the fetches run dry
+// rather than at a record on the end offset.
+func readTopicAs(t *testing.T, addr, topic string, committed, txn bool, each func(id int64, r *kgo.Record)) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	opts := []kgo.Opt{kgo.SeedBrokers(addr), kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart())}
+	if committed {
+		opts = append(opts, kgo.FetchIsolationLevel(kgo.ReadCommitted()))
+	}
+	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	ends, err := kadm.NewClient(cl).ListEndOffsets(ctx, topic)
+	adm := kadm.NewClient(cl)
+	list := adm.ListEndOffsets
+	if committed {
+		list = adm.ListCommittedOffsets
+	}
+	ends, err := list(ctx, topic)
 	if err != nil {
 		t.Fatalf("list end offsets of %s: %v", topic, err)
 	}
@@ -90,11 +109,19 @@ func readTopic(t *testing.T, addr, topic string, each func(id int64, r *kgo.Reco
 			want[o.Partition] = o.Offset
 		}
 	})
-	for len(want) > 0 {
-		fs := cl.PollFetches(ctx)
+	dry := 0
+	for len(want) > 0 && (!txn || dry < 3) {
+		pctx, pcancel := context.WithTimeout(ctx, 2*time.Second)
+		fs := cl.PollFetches(pctx)
+		pcancel()
 		if ctx.Err() != nil {
 			t.Fatalf("reading %s: partitions %v not read to their end", topic, want)
 		}
+		if fs.NumRecords() == 0 {
+			dry++
+			continue
+		}
+		dry = 0
 		fs.EachRecord(func(r *kgo.Record) {
 			var row struct {
 				ID   *int64 `json:"id"`

@@ -26,10 +26,25 @@ type output struct {
 	tombstone bool
 	timeout   time.Duration
 	log       *service.Logger
+	// txn is the exactly_once mode's committer (nil: at-least-once).
+	txn *committer
 
 	mu     sync.RWMutex
 	client *kgo.Client
 }
+
+// base is the output's plain client (nil before Connect).
+func (o *output) base() *kgo.Client {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	return o.client
+}
+
+// baseOpts are the options of every client of the output.
+func (o *output) baseOpts() []kgo.Opt { return append([]kgo.Opt(nil), o.opts...) }
+
+// txnOpts are the options of a transactional producer.
+func (o *output) txnOpts() []kgo.Opt { return o.baseOpts() }
 
 // newOutput builds the output from its parsed config (without batching and
 // max in flight, which Benthos applies around it); tests drive WriteBatch
@@ -121,6 +136,12 @@ func newOutput(conf *service.ParsedConfig, log *service.Logger) (*output, error)
 	if !idempotent {
 		o.opts = append(o.opts, kgo.DisableIdempotentWrite())
 	}
+	if o.txn, err = parseTxn(conf, o); err != nil {
+		return nil, err
+	}
+	if o.txn != nil && (!idempotent || acks != "all") {
+		return nil, fmt.Errorf("%s: transactions need %s: true and %s: all", fExactlyOnce, fIdempotentWrite, fAcks)
+	}
 	switch acks {
 	case "all":
 		o.opts = append(o.opts, kgo.RequiredAcks(kgo.AllISRAcks()))
@@ -205,13 +226,21 @@ func (o *output) Connect(ctx context.Context) error {
 		return fmt.Errorf("kafka brokers unreachable: %w", err)
 	}
 	o.client = cl
+	if o.txn != nil {
+		if err := o.txn.ensureTopic(ctx); err != nil {
+			o.client = nil
+			cl.Close()
+			return err
+		}
+	}
 	return nil
 }
 
 // WriteBatch produces every message of b and returns once Kafka answered
 // for each of them: nil when all were acknowledged, otherwise a
 // service.BatchError naming exactly the messages that were not, so only
-// those are replayed.
+// those are replayed. With exactly_once it returns once the records are in
+// their transaction (writeTxn).
 func (o *output) WriteBatch(ctx context.Context, b service.MessageBatch) error {
 	o.mu.RLock()
 	cl := o.client
@@ -231,6 +260,9 @@ func (o *output) WriteBatch(ctx context.Context, b service.MessageBatch) error {
 			// keeps the consumer from moving past it.
 			return fmt.Errorf("message %d: %w", i, err)
 		}
+	}
+	if o.txn != nil {
+		return o.writeTxn(b, recs)
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
@@ -363,8 +395,13 @@ func (o *output) record(b service.MessageBatch, ex batchExecutors, i int, r *kgo
 	return nil
 }
 
-// Close flushes nothing: every WriteBatch already waited for its records.
+// Close flushes nothing: every WriteBatch already waited for its records,
+// and a transaction still open was not committed by its input, so it is
+// aborted.
 func (o *output) Close(ctx context.Context) error {
+	if o.txn != nil {
+		o.txn.close()
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.client != nil {

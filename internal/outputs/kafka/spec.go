@@ -8,6 +8,7 @@ package kafka
 import (
 	"github.com/redpanda-data/benthos/v4/public/service"
 
+	"github.com/connect-paimon/connect-paimon/internal/exactlyonce"
 	"github.com/connect-paimon/connect-paimon/internal/kafkaconn"
 	"github.com/connect-paimon/connect-paimon/internal/outputs/batchout"
 )
@@ -35,6 +36,15 @@ const (
 	fCompression     = "compression"
 	fMetadataMaxAge  = "metadata_max_age"
 	fAutoTopics      = "allow_auto_topic_creation"
+	fExactlyOnce     = "exactly_once"
+)
+
+// The fields of exactly_once.
+const (
+	fEOEnabled       = "enabled"
+	fEOProgressTopic = "progress_topic"
+	fEOIDPrefix      = "transactional_id_prefix"
+	fEOTimeout       = "transaction_timeout"
 )
 
 // Spec is the output's configuration spec.
@@ -137,11 +147,31 @@ tombstone: on a compacted topic it deletes its key. See `+"`config/pk-to-compact
 				Description("Let the broker create a missing topic on first write (when the broker allows it).").
 				Default(true).
 				Advanced(),
+			service.NewObjectField(fExactlyOnce,
+				service.NewBoolField(fEOEnabled).
+					Description("Commit the rows of each `paimon` consumer and the read position they complete in one Kafka transaction.").
+					Default(false),
+				service.NewStringField(fEOProgressTopic).
+					Description("The compacted topic that holds the committed read position of each consumer (created, compacted, when missing). Its record key is `<db.table>/<consumer id>`.").
+					Default("connect-paimon-progress"),
+				service.NewStringField(fEOIDPrefix).
+					Description("Prefix of the transactional ids; the id of a consumer is the prefix followed by `<db.table>/<consumer id>`. Pipelines that read different warehouses into one cluster with the same table and consumer names need different prefixes.").
+					Default("connect-paimon/").
+					Advanced(),
+				service.NewDurationField(fEOTimeout).
+					Description("How long the broker lets a transaction stay open before aborting it (Kafka's `transaction.timeout.ms`; at most the broker's `transaction.max.timeout.ms`, 15 minutes by default). The input commits every `commit_period` and at the end of every snapshot, far below it; it only matters when a replica stalls, and a transaction the broker aborts is read again from its start.").
+					Default("1m").
+					Advanced(),
+			).
+				Description("Exactly-once delivery from the `paimon` input: rows reach the topic in Kafka transactions, each committed together with the read position it completes, and after a crash or a restart the input resumes from the last committed position, so no row is written twice. Consumers of the topic must read with `isolation.level=read_committed` to see only committed rows. Needs a `consumer_id` on the input, `idempotent_write: true` and `acks: all`; with a `batching` policy, it must have a `period`.").
+				Optional(),
 		).
 		LintRule(`root = match {
   this.partitioner.or("") == "manual" && this.partition.or("") == "" => [ "partition is required with partitioner: manual" ],
   this.partitioner.or("") != "manual" && this.partition.or("") != "" => [ "partition is only used with partitioner: manual" ],
   this.idempotent_write.or(true) && this.acks.or("all") != "all" => [ "acks other than all needs idempotent_write: false" ],
+  this.exactly_once.enabled.or(false) && (!this.idempotent_write.or(true) || this.acks.or("all") != "all") => [ "exactly_once needs idempotent_write: true and acks: all" ],
+  this.exactly_once.enabled.or(false) && this.batching.count.or(0) + this.batching.byte_size.or(0) > 0 && this.batching.period.or("") == "" => [ "exactly_once with a batching count or byte_size needs a batching period" ],
 }`).
 		Example("Paimon table to a topic", "Every row of a table and its changes, keyed by the primary key, with the commit's snapshot as a header.", `
 input:
@@ -161,7 +191,16 @@ output:
 
 func init() {
 	if err := service.RegisterBatchOutput(Name, Spec(), batchout.Constructor(fBatching, func(conf *service.ParsedConfig, mgr *service.Resources) (*output, error) {
-		return newOutput(conf, mgr.Logger())
+		o, err := newOutput(conf, mgr.Logger())
+		if err != nil {
+			return nil, err
+		}
+		if o.txn != nil {
+			if err := exactlyonce.Register(mgr, o.txn); err != nil {
+				return nil, err
+			}
+		}
+		return o, nil
 	})); err != nil {
 		panic(err)
 	}
