@@ -58,6 +58,10 @@ type eoState struct {
 	broken     error
 	lastCommit time.Time
 
+	// lost: another replica's producer took the key over (a group slot
+	// that moved while this replica was paused); nothing more is written.
+	lost bool
+
 	// next is the consumer position the last commit justifies (0: none yet),
 	// read by the committer goroutine.
 	next atomic.Int64
@@ -83,9 +87,17 @@ func (p *paimonInput) eoConnect(ctx context.Context) (config, error) {
 	if !eo.needResume {
 		return p.cfg, nil
 	}
+	if eo.lost {
+		return p.cfg, service.ErrEndOfInput
+	}
+	if next := eo.next.Load(); next > 0 && p.cfg.fence != nil && !p.fenced(ctx, next) {
+		// A rewind in a slot this replica may no longer own: taking the
+		// producer over again would fence the slot's new owner.
+		return p.cfg, errors.New("exactly once: the group no longer confirms this replica owns the slot")
+	}
 	pos, ok, err := eo.c.Resume(ctx, eo.key)
 	if err != nil {
-		if errors.Is(err, exactlyonce.ErrFenced) {
+		if errors.Is(err, exactlyonce.ErrConfig) {
 			err = permanentErr(err)
 		}
 		return p.cfg, err
@@ -227,7 +239,7 @@ func (p *paimonInput) eoCommit(ctx context.Context) error {
 	cancel()
 	if err != nil {
 		if errors.Is(err, exactlyonce.ErrFenced) {
-			return permanentErr(fmt.Errorf("exactly once: consumer %s of %s: %w", eo.key.Consumer, p.cfg.FullName(), err))
+			return p.eoFenced(ctx, err)
 		}
 		return p.eoRewind(ctx, err)
 	}
@@ -259,7 +271,7 @@ func (p *paimonInput) eoRewind(ctx context.Context, cause error) error {
 	err := eo.c.Abort(actx, eo.key)
 	cancel()
 	if err != nil && errors.Is(err, exactlyonce.ErrFenced) {
-		return permanentErr(fmt.Errorf("exactly once: consumer %s of %s: %w", eo.key.Consumer, p.cfg.FullName(), err))
+		return p.eoFenced(ctx, err)
 	}
 	// Whatever Abort answered, Resume takes the producer over again and
 	// reads the position Kafka holds, which settles a commit whose outcome
@@ -280,6 +292,20 @@ func (p *paimonInput) eoRewind(ctx context.Context, cause error) error {
 	return errRewound
 }
 
+// eoFenced handles a newer owner of the key's transactional id. A group's
+// slot reader stops reading quietly: the slot is someone else's, and the
+// group takes it away shortly. Anywhere else two pipelines run with one
+// consumer id, and the input stops on it rather than fight.
+func (p *paimonInput) eoFenced(ctx context.Context, err error) error {
+	err = fmt.Errorf("exactly once: consumer %s of %s: %w", p.eo.key.Consumer, p.cfg.FullName(), err)
+	if p.cfg.fence == nil {
+		return permanentErr(fmt.Errorf("%w (another pipeline with this consumer_id writes to the cluster)", err))
+	}
+	p.log.Warnf("paimon input: %v; the slot's read stops here", err)
+	p.eo.lost = true
+	return service.ErrEndOfInput
+}
+
 // errRewound makes ReadBatch report the input disconnected, so Benthos calls
 // Connect, which resumes.
 var errRewound = fmt.Errorf("exactly once: reconnecting at the committed position: %w", service.ErrNotConnected)
@@ -288,7 +314,7 @@ var errRewound = fmt.Errorf("exactly once: reconnecting at the committed positio
 // (a graceful stop, a revoked slot), and gives the key up.
 func (p *paimonInput) eoFinal(ctx context.Context) {
 	eo := p.eo
-	if eo == nil || eo.needResume {
+	if eo == nil || eo.needResume || eo.lost {
 		return
 	}
 	defer func() { _ = eo.c.Release(ctx, eo.key) }()

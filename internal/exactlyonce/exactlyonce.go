@@ -102,6 +102,10 @@ type Committer interface {
 // one must stop reading it.
 var ErrFenced = errors.New("another owner took over the transactional producer")
 
+// ErrConfig is wrapped by errors no retry mends: a progress topic the
+// output cannot use, say. The input stops on them.
+var ErrConfig = errors.New("exactly_once cannot work with this configuration")
+
 type registryKey struct{}
 
 // Register makes c the stream's committer; a second one is refused (one

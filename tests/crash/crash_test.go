@@ -162,6 +162,17 @@ http: {enabled: false}
 		t.Fatal(err)
 	}
 	defer binLog.Close()
+	t.Cleanup(func() {
+		// The temporary directory goes with the test: a failure shows the
+		// end of the binary's log here.
+		if !t.Failed() {
+			return
+		}
+		if b, err := os.ReadFile(binLog.Name()); err == nil {
+			lines := strings.Split(string(b), "\n")
+			t.Logf("last lines of the binary's log:\n%s", strings.Join(lines[max(0, len(lines)-40):], "\n"))
+		}
+	})
 
 	var recs []killRecord
 	for k := 0; k < s.kills; k++ {

@@ -227,7 +227,7 @@ func (o *output) Connect(ctx context.Context) error {
 	}
 	o.client = cl
 	if o.txn != nil {
-		if err := o.txn.ensureTopic(ctx); err != nil {
+		if err := o.txn.connected(ctx, cl); err != nil {
 			o.client = nil
 			cl.Close()
 			return err

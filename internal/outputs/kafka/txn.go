@@ -80,12 +80,19 @@ type committer struct {
 	o   *output
 	cfg txnConfig
 
+	// ready is closed once the output connected and its progress topic
+	// exists: an input connecting first waits for it in Resume.
+	ready     chan struct{}
+	readyOnce sync.Once
+	// unusable, set before ready closes, is why Resume cannot work at all.
+	unusable error
+
 	mu    sync.Mutex
 	prods map[exactlyonce.Key]*txnProducer
 }
 
 func newCommitter(o *output, cfg txnConfig) *committer {
-	return &committer{o: o, cfg: cfg, prods: map[exactlyonce.Key]*txnProducer{}}
+	return &committer{o: o, cfg: cfg, prods: map[exactlyonce.Key]*txnProducer{}, ready: make(chan struct{})}
 }
 
 // transactionalID is the key's stable transactional id: the same on every
@@ -108,6 +115,14 @@ func (c *committer) producer(k exactlyonce.Key) *txnProducer {
 // read from the progress topic.
 func (c *committer) Resume(ctx context.Context, k exactlyonce.Key) (exactlyonce.Position, bool, error) {
 	var none exactlyonce.Position
+	select {
+	case <-c.ready:
+		if c.unusable != nil {
+			return none, false, c.unusable
+		}
+	case <-ctx.Done():
+		return none, false, fmt.Errorf("exactly_once: waiting for the kafka_franz output to connect: %w", ctx.Err())
+	}
 	if err := c.drop(k); err != nil {
 		return none, false, err
 	}
@@ -117,11 +132,12 @@ func (c *committer) Resume(ctx context.Context, k exactlyonce.Key) (exactlyonce.
 		return none, false, fmt.Errorf("exactly_once: producer %s: %w", id, err)
 	}
 	p := &txnProducer{key: k, id: id, cl: cl}
-	if err := p.fence(ctx, c.cfg.progressTopic); err != nil {
+	fence, err := p.fence(ctx, c.cfg.progressTopic)
+	if err != nil {
 		cl.Close()
 		return none, false, err
 	}
-	pos, ok, err := c.readPosition(ctx, k)
+	pos, ok, err := c.readPosition(ctx, k, fence)
 	if err != nil {
 		cl.Close()
 		return none, false, err
@@ -132,21 +148,32 @@ func (c *committer) Resume(ctx context.Context, k exactlyonce.Key) (exactlyonce.
 	return pos, ok, nil
 }
 
-// fence makes the producer the id's owner: its InitProducerID (sent with
-// the first record of a transaction) bumps the id's epoch, so an earlier
-// producer — a crashed run, a paused replica — can commit nothing more, and
-// its open transaction is aborted. The record itself is aborted.
-func (p *txnProducer) fence(ctx context.Context, topic string) error {
+// fence makes the producer the id's owner and returns the offset of its
+// fence record. Its InitProducerID (sent with the first record of a
+// transaction) bumps the id's epoch, so an earlier producer — a crashed run,
+// a paused replica — can commit nothing more, and the broker aborts its open
+// transaction. The fence record is committed, under a key of its own (so
+// compaction keeps the key's position): a read_committed reader that reaches
+// its offset has seen every position of the key ever committed.
+func (p *txnProducer) fence(ctx context.Context, topic string) (int64, error) {
 	if err := p.cl.BeginTransaction(); err != nil {
-		return fmt.Errorf("exactly_once: producer %s: %w", p.id, err)
+		return 0, fmt.Errorf("exactly_once: producer %s: %w", p.id, err)
 	}
-	rec := &kgo.Record{Topic: topic, Key: []byte(p.key.String()), Value: []byte(`{"fence":true}`)}
-	perr := p.cl.ProduceSync(ctx, rec).FirstErr()
-	eerr := p.cl.EndTransaction(ctx, kgo.TryAbort)
+	val, _ := json.Marshal(map[string]any{"table": p.key.Table, "consumer": p.key.Consumer, "fence": true, "time": time.Now().UnixMilli()})
+	rec := &kgo.Record{Topic: topic, Partition: 0, Key: []byte(p.key.String() + "#fence"), Value: val}
+	r, perr := p.cl.ProduceSync(ctx, rec).First()
+	try := kgo.TryCommit
+	if perr != nil {
+		try = kgo.TryAbort
+	}
+	eerr := p.cl.EndTransaction(ctx, try)
 	if err := errors.Join(perr, eerr); err != nil {
-		return fmt.Errorf("exactly_once: take over transactional id %s: %w", p.id, wrapFenced(err))
+		return 0, fmt.Errorf("exactly_once: take over transactional id %s: %w", p.id, wrapFenced(err))
 	}
-	return nil
+	if r.Partition != 0 {
+		return 0, fmt.Errorf("%w: progress topic %s: a record went to partition %d; the topic must have one partition", exactlyonce.ErrConfig, topic, r.Partition)
+	}
+	return r.Offset, nil
 }
 
 // progressRecord is a value of the progress topic.
@@ -159,35 +186,16 @@ type progressRecord struct {
 	Time int64 `json:"time"`
 }
 
-// readPosition reads the progress topic up to its last stable offset with
-// read_committed and returns the key's last committed position. The key's
-// own producer was fenced first, so no transaction of the key is open.
-func (c *committer) readPosition(ctx context.Context, k exactlyonce.Key) (exactlyonce.Position, bool, error) {
+// readPosition reads the progress topic with read_committed up to the key's
+// fence record at offset fence and returns the key's last committed
+// position. The reader reaches the fence once every transaction before it
+// ended: positions of other keys still open hold it back briefly (at most a
+// commit period, or their transaction timeout for a dead replica).
+func (c *committer) readPosition(ctx context.Context, k exactlyonce.Key, fence int64) (exactlyonce.Position, bool, error) {
 	var none exactlyonce.Position
 	topic := c.cfg.progressTopic
-	adm := kadm.NewClient(c.o.base())
-	ends, err := adm.ListCommittedOffsets(ctx, topic)
-	if err != nil {
-		return none, false, fmt.Errorf("exactly_once: end of progress topic %s: %w", topic, err)
-	}
-	want := map[int32]int64{}
-	var lerr error
-	ends.Each(func(o kadm.ListedOffset) {
-		switch {
-		case o.Err != nil:
-			lerr = o.Err
-		case o.Offset > 0:
-			want[o.Partition] = o.Offset
-		}
-	})
-	if lerr != nil {
-		return none, false, fmt.Errorf("exactly_once: end of progress topic %s: %w", topic, lerr)
-	}
-	if len(want) == 0 {
-		return none, false, nil
-	}
-	cl, err := kgo.NewClient(append(c.o.baseOpts(), kgo.ConsumeTopics(topic),
-		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+	cl, err := kgo.NewClient(append(c.o.baseOpts(),
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {0: kgo.NewOffset().AtStart()}}),
 		kgo.FetchIsolationLevel(kgo.ReadCommitted()))...)
 	if err != nil {
 		return none, false, fmt.Errorf("exactly_once: read progress topic %s: %w", topic, err)
@@ -195,13 +203,13 @@ func (c *committer) readPosition(ctx context.Context, k exactlyonce.Key) (exactl
 	defer cl.Close()
 	name := []byte(k.String())
 	var (
-		last  []byte
-		found bool
+		last    []byte
+		reached bool
 	)
-	for len(want) > 0 {
+	for !reached {
 		fs := cl.PollFetches(ctx)
 		if err := ctx.Err(); err != nil {
-			return none, false, fmt.Errorf("exactly_once: read progress topic %s: %w", topic, err)
+			return none, false, fmt.Errorf("exactly_once: read progress topic %s up to offset %d: %w", topic, fence, err)
 		}
 		var ferr error
 		fs.EachError(func(_ string, _ int32, err error) { ferr = err })
@@ -209,15 +217,16 @@ func (c *committer) readPosition(ctx context.Context, k exactlyonce.Key) (exactl
 			return none, false, fmt.Errorf("exactly_once: read progress topic %s: %w", topic, ferr)
 		}
 		fs.EachRecord(func(r *kgo.Record) {
-			if end, ok := want[r.Partition]; ok && r.Offset+1 >= end {
-				delete(want, r.Partition)
+			if r.Offset >= fence {
+				reached = true
+				return
 			}
-			if string(r.Key) == string(name) {
-				last, found = r.Value, true
+			if !reached && string(r.Key) == string(name) {
+				last = r.Value
 			}
 		})
 	}
-	if !found || last == nil {
+	if last == nil {
 		return none, false, nil
 	}
 	var rec progressRecord
@@ -230,15 +239,26 @@ func (c *committer) readPosition(ctx context.Context, k exactlyonce.Key) (exactl
 	return rec.Position, true, nil
 }
 
-// ensureTopic creates the progress topic when it is missing: compacted,
-// since only the last position of each key matters.
-func (c *committer) ensureTopic(ctx context.Context) error {
-	adm := kadm.NewClient(c.o.base())
+// connected creates the progress topic when it is missing — compacted,
+// since only the last position of each key matters — and lets Resume go.
+func (c *committer) connected(ctx context.Context, cl *kgo.Client) error {
+	adm := kadm.NewClient(cl)
 	cleanup := "compact"
 	_, err := adm.CreateTopic(ctx, 1, -1, map[string]*string{"cleanup.policy": &cleanup}, c.cfg.progressTopic)
 	if err != nil && !errors.Is(err, kerr.TopicAlreadyExists) {
 		return fmt.Errorf("exactly_once: create progress topic %s: %w", c.cfg.progressTopic, err)
 	}
+	td, err := adm.ListTopics(ctx, c.cfg.progressTopic)
+	if err != nil {
+		return fmt.Errorf("exactly_once: describe progress topic %s: %w", c.cfg.progressTopic, err)
+	}
+	if d, ok := td[c.cfg.progressTopic]; ok && d.Err == nil && len(d.Partitions) != 1 {
+		// A topic made by hand or by auto-creation: positions and the
+		// fence records that bound their reading must share a partition.
+		c.unusable = fmt.Errorf("%w: progress topic %s has %d partitions; it must have one (delete it, or name another in %s.%s)",
+			exactlyonce.ErrConfig, c.cfg.progressTopic, len(d.Partitions), fExactlyOnce, fEOProgressTopic)
+	}
+	c.readyOnce.Do(func() { close(c.ready) })
 	return nil
 }
 
@@ -288,7 +308,7 @@ func (c *committer) Commit(ctx context.Context, k exactlyonce.Key, pos exactlyon
 	if err != nil {
 		return err
 	}
-	rec := &kgo.Record{Topic: c.cfg.progressTopic, Key: []byte(k.String()), Value: val}
+	rec := &kgo.Record{Topic: c.cfg.progressTopic, Partition: 0, Key: []byte(k.String()), Value: val}
 	if err := p.cl.ProduceSync(ctx, rec).FirstErr(); err != nil {
 		return fmt.Errorf("exactly_once: position of %s: %w", p.id, wrapFenced(err))
 	}
