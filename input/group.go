@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -133,6 +134,7 @@ type groupInput struct {
 	out     chan slotBatch
 	stopCtx context.Context
 	stop    context.CancelFunc
+	stopErr atomic.Pointer[error] // the permanent error the replica stopped on
 
 	// alloc is the slot readers' one Arrow pool.
 	alloc memory.Allocator
@@ -508,7 +510,9 @@ func (g *groupInput) stopOnPermanent(err error) error {
 	if !isPermanent(err) && !errors.Is(err, group.ErrSlotsChanged) {
 		return err
 	}
-	if failed.CompareAndSwap(nil, &err) {
+	// Logged once per replica; Failed() keeps the process's first.
+	if g.stopErr.CompareAndSwap(nil, &err) {
+		failed.CompareAndSwap(nil, &err)
 		g.log.Errorf("paimon input stopped: %v (a permanent error: retrying cannot succeed)", err)
 	}
 	g.stop()
