@@ -33,7 +33,7 @@ func TestExactlyOnceConfigRuns(t *testing.T) {
 	}
 	start := func(env []string, args ...string) (*exec.Cmd, *lockedLog, chan error) {
 		log := &lockedLog{}
-		cmd := exec.Command(bin, append(append([]string{"run", "-s", "http.address=127.0.0.1:0"}, args...), "paimon-to-kafka-exactly-once.yaml")...)
+		cmd := exec.Command(bin, append(append([]string{"run", "--set", "http.address=127.0.0.1:0"}, args...), "paimon-to-kafka-exactly-once.yaml")...)
 		cmd.Env, cmd.Stdout, cmd.Stderr = env, log, log
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)

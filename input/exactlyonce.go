@@ -268,11 +268,10 @@ func (p *paimonInput) eoRewind(ctx context.Context, cause error) error {
 	}
 	p.log.Warnf("paimon input on %s: exactly once: the open transaction of consumer %s is aborted and read again from the last committed position: %v", p.cfg.FullName(), eo.key.Consumer, cause)
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), eoCommitTimeout)
-	err := eo.c.Abort(actx, eo.key)
-	cancel()
-	if err != nil && errors.Is(err, exactlyonce.ErrFenced) {
-		return p.eoFenced(ctx, err)
+	if err := eo.c.Abort(actx, eo.key); err != nil {
+		p.log.Debugf("paimon input on %s: exactly once: abort: %v", p.cfg.FullName(), err)
 	}
+	cancel()
 	// Whatever Abort answered, Resume takes the producer over again and
 	// reads the position Kafka holds, which settles a commit whose outcome
 	// was unknown.
@@ -299,7 +298,12 @@ func (p *paimonInput) eoRewind(ctx context.Context, cause error) error {
 func (p *paimonInput) eoFenced(ctx context.Context, err error) error {
 	err = fmt.Errorf("exactly once: consumer %s of %s: %w", p.eo.key.Consumer, p.cfg.FullName(), err)
 	if p.cfg.fence == nil {
-		return permanentErr(fmt.Errorf("%w (another pipeline with this consumer_id writes to the cluster)", err))
+		return permanentErr(fmt.Errorf("%w (another pipeline with this consumer_id writes to the cluster, or this one stalled past transaction_timeout)", err))
+	}
+	if next := p.eo.next.Load(); next > 0 && p.cfg.fence(ctx, next) == nil {
+		// Still the slot's owner: the broker aborted a transaction that
+		// outlived transaction_timeout. Read it again.
+		return p.eoRewind(ctx, err)
 	}
 	p.log.Warnf("paimon input: %v; the slot's read stops here", err)
 	p.eo.lost = true

@@ -64,7 +64,9 @@ every in-sync replica has them). Records Kafka refused or that timed out are rep
 individually, so an input that replays rejections (the `+"`paimon`"+` input does) sends only those
 again; the `+"`paimon`"+` consumer file therefore never moves past rows the topic does not hold.
 With `+"`idempotent_write`"+` (the default) the producer's own retries never duplicate a record;
-replays after a failed batch or a restart can (at-least-once).
+replays after a failed batch or a restart can (at-least-once), unless `+"`exactly_once`"+` is on: then
+the rows of each `+"`paimon`"+` consumer are committed in Kafka transactions together with the read
+position they complete, and after a restart the input resumes from the last committed position.
 
 With `+"`tombstones: true`"+` a message with an empty body is written with a null value, a Kafka
 tombstone: on a compacted topic it deletes its key. See `+"`config/pk-to-compacted-topic.yaml`"+`.`).

@@ -366,9 +366,13 @@ func (c *committer) close() {
 	}
 }
 
-// wrapFenced marks errors that mean a newer producer owns the id.
+// wrapFenced marks errors that mean a newer producer epoch owns the id:
+// another owner took it over (PRODUCER_FENCED; INVALID_PRODUCER_EPOCH on a
+// produce), or the broker aborted a transaction of ours that outlived
+// transaction_timeout. The input tells the two apart where it can (a
+// group confirms whether the slot is still this replica's).
 func wrapFenced(err error) error {
-	if errors.Is(err, kerr.ProducerFenced) || errors.Is(err, kerr.TransactionalIDAuthorizationFailed) {
+	if errors.Is(err, kerr.ProducerFenced) || errors.Is(err, kerr.InvalidProducerEpoch) {
 		return fmt.Errorf("%w: %w", exactlyonce.ErrFenced, err)
 	}
 	return err
