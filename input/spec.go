@@ -349,7 +349,7 @@ func inputSpec() *service.ConfigSpec {
 				Description("A standard batching policy, as kafka_franz and the CDC inputs have, applied on top of `batch_size`: a batch ends at `batch_size` rows, when the policy's `count` or `byte_size` is reached or its `check` is true, or at the end of a split, whichever comes first. Batches never wait for rows (a split's rows are all there), so `period` never delays one; `processors` are refused, use the pipeline's. Unset (the default), `batch_size` alone cuts batches.").
 				Advanced(),
 			service.NewDurationField(fieldCommitPeriod).
-				Description("How often acknowledged progress is written to the consumer file.").
+				Description("How often acknowledged progress is written to the consumer file; with an `exactly_once` output, the longest a transaction stays open (one also ends with every snapshot).").
 				Default("5s").
 				Advanced(),
 			service.NewDurationField(fieldHeartbeatInterval).

@@ -188,6 +188,15 @@ input:
 		"kafka_tuned": func(round int) string {
 			return fmt.Sprintf("output:\n  kafka_franz:\n    seed_brokers: [ %s ]\n    topic: bench-tuned-%d\n    max_in_flight: 64\n", broker.Addr, round)
 		},
+		// Exactly once: the same two configs committing in Kafka
+		// transactions (one per snapshot here: bench.wide is one
+		// snapshot read in under commit_period).
+		"kafka_eo": func(round int) string {
+			return fmt.Sprintf("output:\n  kafka_franz:\n    seed_brokers: [ %s ]\n    topic: bench-eo-%d\n    exactly_once: {enabled: true}\n", broker.Addr, round)
+		},
+		"kafka_eo_tuned": func(round int) string {
+			return fmt.Sprintf("output:\n  kafka_franz:\n    seed_brokers: [ %s ]\n    topic: bench-eo-tuned-%d\n    max_in_flight: 64\n    exactly_once: {enabled: true}\n", broker.Addr, round)
+		},
 		"aws_s3": func(round int) string {
 			return fmt.Sprintf(`output:
   aws_s3:
@@ -206,9 +215,12 @@ input:
 	}
 	// inputExtra widens the input for a config: 64 Ki rows unacknowledged
 	// (default 8 Ki) in batches of 4,096 (default 1,024).
-	inputExtra := map[string]string{"kafka_tuned": "    checkpoint_limit: 65536\n    batch_size: 4096\n"}
-	order := []string{"drop", "kafka_franz", "kafka_tuned", "aws_s3"}
-	topics := map[string]string{"kafka_franz": "bench-%d", "kafka_tuned": "bench-tuned-%d"}
+	tuned := "    checkpoint_limit: 65536\n    batch_size: 4096\n"
+	// An exactly-once input needs a consumer: the position is kept per consumer.
+	inputExtra := map[string]string{"kafka_tuned": tuned,
+		"kafka_eo": "    consumer_id: eo-%d\n", "kafka_eo_tuned": tuned + "    consumer_id: eo-tuned-%d\n"}
+	order := []string{"drop", "kafka_franz", "kafka_tuned", "kafka_eo", "kafka_eo_tuned", "aws_s3"}
+	topics := map[string]string{"kafka_franz": "bench-%d", "kafka_tuned": "bench-tuned-%d", "kafka_eo": "bench-eo-%d", "kafka_eo_tuned": "bench-eo-tuned-%d"}
 	runs := map[string][]outputRun{}
 	var bodyBytes int64
 	load := func() string {
@@ -227,8 +239,16 @@ input:
 	loads := []string{load()}
 	for r := 0; r < rounds; r++ {
 		for _, name := range order {
-			run := run(fmt.Sprintf("%s round %d", name, r), inputExtra[name]+outputs[name](r))
+			extra := inputExtra[name]
+			if strings.Contains(extra, "%d") {
+				extra = fmt.Sprintf(extra, r)
+			}
+			run := run(fmt.Sprintf("%s round %d", name, r), extra+outputs[name](r))
 			switch name {
+			case "kafka_eo", "kafka_eo_tuned":
+				if n := committedRecords(t, broker.Addr, fmt.Sprintf(topics[name], r)); n != wideRows {
+					t.Fatalf("%s round %d: a read_committed consumer sees %d records, want exactly %d", name, r, n, wideRows)
+				}
 			case "kafka_franz", "kafka_tuned":
 				n := topicRecords(t, broker.Addr, fmt.Sprintf(topics[name], r))
 				if n < wideRows {
@@ -294,6 +314,31 @@ func topicRecords(t *testing.T, addr, topic string) int64 {
 		}
 		n += o.Offset
 	})
+	return n
+}
+
+// committedRecords counts the records a read_committed consumer of topic
+// sees (a transactional topic's end offsets also count the commit markers).
+func committedRecords(t *testing.T, addr, topic string) int64 {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ConsumeTopics(topic),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.FetchIsolationLevel(kgo.ReadCommitted()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	var n int64
+	for dry := 0; dry < 3; {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		fs := cl.PollFetches(ctx)
+		cancel()
+		if k := fs.NumRecords(); k > 0 {
+			n += int64(k)
+			dry = 0
+		} else {
+			dry++
+		}
+	}
 	return n
 }
 

@@ -2,6 +2,11 @@ package crash
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -69,4 +74,111 @@ func committedIDs(t *testing.T, addr, topic string) idCounts {
 	seen := idCounts{}
 	readTopicAs(t, addr, topic, true, true, func(id int64, _ *kgo.Record) { seen[id]++ })
 	return seen
+}
+
+// TestExactlyOnceZombieFenced: a pipeline paused (SIGSTOP) while a second
+// one with the same consumer takes over, then resumed, is fenced: it stops
+// with an error naming the cause and exits non-zero, and nothing it had in
+// flight becomes visible — a read_committed consumer sees every row once.
+func TestExactlyOnceZombieFenced(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kafka crash test")
+	}
+	broker := testenv.StartKafka(t)
+	py := testenv.Python(t)
+	bin := testenv.Binary(t)
+	dir := t.TempDir()
+	wh := filepath.Join(dir, "wh")
+	script := filepath.Join(dir, "writer.py")
+	if err := os.WriteFile(script, []byte(writerPy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const commits, size, topic = 30, 20, "paimon-zombie"
+	writerDone := startWriter(t, py, script, wh, dir, commits, size, "0.3", filepath.Join(dir, "snapshots.txt"))
+	waitFor(t, 60*time.Second, func() bool { return exists(filepath.Join(wh, "db.db", "c", "schema", "schema-0")) })
+	cfg := filepath.Join(dir, "eo.yaml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`logger: {level: info}
+http: {enabled: false}
+input:
+  paimon:
+    warehouse: %s
+    table: db.c
+    consumer_id: zombie
+    commit_period: 200ms
+    poll_interval: 100ms
+    batch_size: 20
+output:
+  kafka_franz:
+    seed_brokers: [ %s ]
+    topic: %s
+    key: ${! json("id") }
+    exactly_once: {enabled: true, transaction_timeout: 60s}
+`, wh, broker.Addr, topic)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type proc struct {
+		cmd  *exec.Cmd
+		log  string
+		done chan error
+	}
+	start := func(name string) *proc {
+		p := &proc{log: filepath.Join(dir, name+".log"), done: make(chan error, 1)}
+		f, err := os.Create(p.log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.cmd = exec.Command(bin, "run", cfg)
+		p.cmd.Stdout, p.cmd.Stderr = f, f
+		if err := p.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { p.done <- p.cmd.Wait(); f.Close() }()
+		t.Cleanup(func() { _ = p.cmd.Process.Kill() })
+		return p
+	}
+	logOf := func(p *proc) string { b, _ := os.ReadFile(p.log); return string(b) }
+	committed := func() int { return len(committedIDs(t, broker.Addr, topic)) }
+
+	a := start("a")
+	waitFor(t, 60*time.Second, func() bool { return committed() > 0 })
+	if err := a.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	b := start("b")
+	before := committed()
+	waitFor(t, 60*time.Second, func() bool { return committed() > before })
+	if err := a.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-a.done:
+		if err == nil {
+			t.Fatalf("the zombie exited 0; want a non-zero exit\n%s", logOf(a))
+		}
+		if !strings.Contains(logOf(a), "another pipeline with this consumer_id") {
+			t.Fatalf("the zombie's log does not name the cause\n%s", logOf(a))
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the zombie kept running after being fenced\n%s", logOf(a))
+	}
+	select {
+	case err := <-writerDone:
+		if err != nil {
+			t.Fatalf("writer: %v", err)
+		}
+	case <-time.After(120 * time.Second):
+		t.Fatal("writer did not finish")
+	}
+	waitFor(t, 60*time.Second, func() bool { return committed() >= commits*size })
+	_ = b.cmd.Process.Signal(syscall.SIGTERM)
+	<-b.done
+	got := committedIDs(t, broker.Addr, topic)
+	for id := int64(0); id < commits*size; id++ {
+		if got[id] != 1 {
+			t.Errorf("id %d is in the topic %d times for a read_committed consumer", id, got[id])
+		}
+	}
+	if t.Failed() {
+		t.Logf("b's log:\n%s", logOf(b))
+	}
 }
