@@ -204,6 +204,9 @@ func (c *splitCursor) fill() (batch *sentBatch, n int, filesDone int, err error)
 				c.resetBatcher()
 				return batch, n, sp.FileCount(), nil
 			}
+			// Rows of the split before this chunk: those delivered
+			// before, plus this batch's, less those still to skip.
+			rows.base = c.splitDone + taken - c.skip
 			c.chunk, c.chunkRow = rows, 0
 			continue
 		}

@@ -73,6 +73,10 @@ type sentBatch struct {
 	tries int
 	// end is the read position after the batch (exactly-once reads only).
 	end exactlyonce.Position
+	// posPrefix, when set (exactly once into an output that keys its
+	// writes by position), starts every message's paimon_position: the
+	// plan and split; the message's first row completes it.
+	posPrefix string
 }
 
 // add appends row i of c, extending the last range when the row follows it.
@@ -125,6 +129,9 @@ func (b *sentBatch) messages() service.MessageBatch {
 	b.eachMessage(func(c *encodedRows, from, to int) {
 		msg := b.tmpls.get(c.kind(from)).Copy()
 		msg.SetBytes(c.rows(from, to))
+		if b.posPrefix != "" {
+			msg.MetaSetMut(exactlyonce.MetaPosition, b.posPrefix+exactlyonce.RowKey(c.base+int64(from)))
+		}
 		if b.perMsg <= 1 {
 			if k := c.key(from); k != nil {
 				msg.MetaSetMut(MetaKey, string(k))
@@ -139,7 +146,7 @@ func (b *sentBatch) messages() service.MessageBatch {
 // With several rows per message each chosen message becomes a range of its
 // own, so the narrowed batch is built of exactly those messages again.
 func (b *sentBatch) only(positions map[int]bool) *sentBatch {
-	nb := &sentBatch{tmpls: b.tmpls, perMsg: b.perMsg, ack: b.ack, tries: b.tries}
+	nb := &sentBatch{tmpls: b.tmpls, perMsg: b.perMsg, ack: b.ack, tries: b.tries, end: b.end, posPrefix: b.posPrefix}
 	pos := 0
 	b.eachMessage(func(c *encodedRows, from, to int) {
 		if positions[pos] {
@@ -406,6 +413,10 @@ func (p *paimonInput) readBatch() (*sentBatch, error) {
 		if err := p.limiter.waitRows(ctx); err != nil {
 			return nil, err
 		}
+		var posPrefix string
+		if p.eo != nil && p.eo.keyed {
+			posPrefix = exactlyonce.SplitKey(p.cur.plan.SnapshotID, p.cur.plan.FirstPlan, p.cur.splitIdx)
+		}
 		batch, n, filesDone, err := p.cur.fill()
 		if err != nil {
 			return nil, err
@@ -423,6 +434,9 @@ func (p *paimonInput) readBatch() (*sentBatch, error) {
 		p.logProgress()
 		if p.eo != nil {
 			batch.end = p.eoPosition()
+			if p.eo.keyed {
+				batch.posPrefix = posPrefix
+			}
 		}
 		if batch.ack, err = p.tracker.Add(p.cur.plan.SnapshotID); err != nil {
 			return nil, fmt.Errorf("snapshot %d: %w", p.cur.plan.SnapshotID, err)

@@ -58,6 +58,10 @@ type eoState struct {
 	broken     error
 	lastCommit time.Time
 
+	// keyed: the output keys its writes by the rows' positions
+	// (exactlyonce.Keyed), so every message carries its own.
+	keyed bool
+
 	// lost: another replica's producer took the key over (a group slot
 	// that moved while this replica was paused); nothing more is written.
 	lost bool
@@ -81,6 +85,9 @@ func (p *paimonInput) eoConnect(ctx context.Context) (config, error) {
 				Err: errors.New("the output commits exactly once, which needs the input's consumer_id: the committed position is kept per consumer")}
 		}
 		p.eo = &eoState{c: c, key: exactlyonce.Key{Table: p.cfg.FullName(), Consumer: p.cfg.Read.ConsumerID}, needResume: true}
+		if k, ok := c.(exactlyonce.Keyed); ok && k.KeysByPosition() {
+			p.eo.keyed = true
+		}
 		p.cur.consumer = p.cfg.Read.ConsumerID
 	}
 	eo := p.eo

@@ -2,6 +2,7 @@ package input
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -267,5 +268,103 @@ func idsInOrder(from, to int64) []string {
 	for id := from; id <= to; id++ {
 		out = append(out, fmt.Sprintf(`{"id":%d}`, id))
 	}
+	return out
+}
+
+// keyedTxn is a committer whose writes are keyed by position (S3's).
+type keyedTxn struct{ fakeTxn }
+
+func (*keyedTxn) KeysByPosition() bool { return true }
+
+// TestExactlyOnceKeysByPosition: for an output keyed by position, every
+// message names its first row's position, and a read resumed after a crash
+// cuts the same batches again from the committed position: the first
+// attempt's keys after it come back with the same rows.
+func TestExactlyOnceKeysByPosition(t *testing.T) {
+	txn := &keyedTxn{}
+	var opened []config
+	read := func(in *paimonInput, max int) map[string][]string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := in.Connect(ctx); err != nil {
+			t.Fatal(err)
+		}
+		byKey := map[string][]string{} // a batch's first position -> its bodies
+		for n := 0; max == 0 || n < max; n++ {
+			time.Sleep(2 * time.Millisecond)
+			b, ack, err := in.ReadBatch(ctx)
+			if errors.Is(err, service.ErrEndOfInput) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, _ := b[0].MetaGet(exactlyonce.MetaPosition)
+			for i, m := range b {
+				pos, ok := m.MetaGet(exactlyonce.MetaPosition)
+				body, _ := m.AsBytes()
+				var row struct{ ID int64 }
+				_ = json.Unmarshal(body, &row)
+				// Split s holds ids 7s+1..7s+7: row r of it is id 7s+r+1.
+				want := exactlyonce.SplitKey(5, false, int((row.ID-1)/7)) + exactlyonce.RowKey((row.ID-1)%7)
+				if !ok || pos != want {
+					t.Fatalf("message %d (%s) has position %q, want %q", i, body, pos, want)
+				}
+			}
+			byKey[first] = batchBodies(b)
+			txn.write(batchBodies(b))
+			_ = ack(ctx, nil)
+		}
+		return byKey
+	}
+	first := eoInput(t, &fakeSource{plans: eoPlans()}, &txn.fakeTxn, &opened)
+	first.eo = nil // eoInput registered the inner fakeTxn; use the keyed one
+	first.res = service.MockResources()
+	if err := exactlyonce.Register(first.res, txn); err != nil {
+		t.Fatal(err)
+	}
+	before := read(first, 5)
+	txn.mu.Lock()
+	txn.down = true
+	txn.mu.Unlock()
+	_ = first.Close(context.Background())
+	txn.mu.Lock()
+	txn.down, txn.open = false, nil
+	pos := *txn.pos
+	txn.mu.Unlock()
+
+	second := eoInput(t, &fakeSource{plans: eoPlans(), eof: true}, &txn.fakeTxn, &opened)
+	second.res = service.MockResources()
+	if err := exactlyonce.Register(second.res, txn); err != nil {
+		t.Fatal(err)
+	}
+	after := read(second, 0)
+	_ = second.Close(context.Background())
+	resumeKey := exactlyonce.SplitKey(5, false, pos.Split) + exactlyonce.RowKey(pos.Rows)
+	if _, ok := after[resumeKey]; !ok {
+		t.Fatalf("the resumed read's batches start at %v, none at the committed position %s", keys(after), resumeKey)
+	}
+	again := 0
+	for k, bodies := range before {
+		if k < resumeKey {
+			continue
+		}
+		if !slices.Equal(after[k], bodies) {
+			t.Fatalf("batch %s held %q before the crash and %q after: a rewrite would not overwrite it", k, bodies, after[k])
+		}
+		again++
+	}
+	if again == 0 {
+		t.Fatalf("no batch after the committed position %s was written before the crash (%v): the test checked nothing", resumeKey, keys(before))
+	}
+}
+
+func keys(m map[string][]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
 	return out
 }

@@ -82,6 +82,9 @@ type encodedRows struct {
 	// when the table has none or the records lack a key column.
 	keys    []byte
 	keyEnds []int
+	// base is the index in its split of row 0 (set by the cursor), for the
+	// rows' positions in exactly-once reads keyed by position.
+	base int64
 }
 
 // key returns row i's key JSON, nil when rows carry none.

@@ -23,7 +23,32 @@ import (
 const (
 	MetaTable    = "paimon_table"
 	MetaConsumer = "paimon_consumer"
+	// MetaPosition is the position of a message's first row, set when
+	// the committer keys its writes by position (Keyed): snapshot, plan
+	// kind, split and row, zero-padded so that keys sort in read order.
+	MetaPosition = "paimon_position"
 )
+
+// SplitKey is the start of a MetaPosition: the plan of snapshot (its full
+// read or its changes) and the split.
+func SplitKey(snapshot int64, full bool, split int) string {
+	kind := "c"
+	if full {
+		kind = "f"
+	}
+	return fmt.Sprintf("%010d-%s-%06d-", snapshot, kind, split)
+}
+
+// RowKey ends a MetaPosition: the row's index in its split.
+func RowKey(row int64) string { return fmt.Sprintf("%012d", row) }
+
+// Keyed is implemented by a Committer whose writes are not transactional
+// but idempotent: each write's key derives from the position of its first
+// row (MetaPosition), so rows read again after a crash overwrite what the
+// first attempt wrote instead of adding to it.
+type Keyed interface {
+	KeysByPosition() bool
+}
 
 // Key names one unit of progress: a consumer of a table (a group's slot is a
 // consumer of its own). One transactional producer serves one key.

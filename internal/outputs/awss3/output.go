@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/redpanda-data/benthos/v4/public/service"
 
+	"github.com/connect-paimon/connect-paimon/internal/exactlyonce"
 	"github.com/connect-paimon/connect-paimon/internal/outputs/batchout"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 )
@@ -148,13 +149,36 @@ its PUT, so a paimon consumer never moves past rows no object holds.`).
 				Default("5s").
 				Advanced(),
 			service.NewBatchPolicyField(fBatching),
+			service.NewObjectField(fExactlyOnce,
+				service.NewBoolField(fEOEnabled).
+					Description("Write the rows of each `paimon` consumer exactly once across the bucket's objects, through crashes and restarts.").
+					Default(false),
+				service.NewStringField(fEOProgressPrefix).
+					Description("Where in the bucket the committed read position of each consumer is kept: `<progress_prefix><db.table>/<consumer id>.json`.").
+					Default("_paimon_progress/"),
+			).
+				Description("Idempotent objects from the `paimon` input: each batch of the input becomes one object (its rows as lines) whose key, `path`, must contain the position of its first row, `${! @paimon_position }`. The input commits its read position into a progress object once every object before it is stored, and after a crash resumes from there: rows read again are cut into the same batches and overwrite the objects already written, so the objects hold every row exactly once. Needs a `consumer_id` on the input and no `batching` here; one pipeline per consumer (a `group` gives each slot its own).").
+				Optional(),
 		).
-		LintRule(`root = if this.credentials.id.or("") == "" && this.credentials.secret.or("") != "" || this.credentials.id.or("") != "" && this.credentials.secret.or("") == "" { [ "credentials: id and secret must be set together" ] }`)
+		LintRule(`root = match {
+  this.credentials.id.or("") == "" && this.credentials.secret.or("") != "" || this.credentials.id.or("") != "" && this.credentials.secret.or("") == "" => [ "credentials: id and secret must be set together" ],
+  this.exactly_once.enabled.or(false) && !this.path.or("").contains("paimon_position") => [ "exactly_once needs the position of each object's first row in path: ${! @paimon_position }" ],
+  this.exactly_once.enabled.or(false) && (this.batching.count.or(0) > 0 || this.batching.byte_size.or(0) > 0 || this.batching.period.or("") != "" || this.batching.processors.or([]).length() > 0) => [ "exactly_once writes each batch of the input as one object and takes no batching" ],
+}`)
 }
 
 func init() {
-	if err := service.RegisterBatchOutput(Name, Spec(), batchout.Constructor(fBatching, func(conf *service.ParsedConfig, _ *service.Resources) (*output, error) {
-		return newOutput(conf)
+	if err := service.RegisterBatchOutput(Name, Spec(), batchout.Constructor(fBatching, func(conf *service.ParsedConfig, mgr *service.Resources) (*output, error) {
+		o, err := newOutput(conf)
+		if err != nil {
+			return nil, err
+		}
+		if o.eo != nil {
+			if err := exactlyonce.Register(mgr, o.eo); err != nil {
+				return nil, err
+			}
+		}
+		return o, nil
 	})); err != nil {
 		panic(err)
 	}
@@ -174,6 +198,8 @@ type output struct {
 	checksum    string
 	timeout     time.Duration
 	opts        objstore.Options
+	// eo is the exactly_once mode's committer (exactlyonce.go), nil when off.
+	eo *committer
 
 	client *s3.Client
 }
@@ -217,6 +243,9 @@ func newOutput(conf *service.ParsedConfig) (*output, error) {
 	if o.opts.FromEC2Role, err = cc.FieldBool(fCredEC2); err != nil {
 		return nil, err
 	}
+	if o.eo, err = parseExactlyOnce(conf, o); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 
@@ -235,6 +264,9 @@ func (o *output) Connect(ctx context.Context) error {
 		return fmt.Errorf("%s: %w", Name, err)
 	}
 	o.client = cl
+	if o.eo != nil {
+		o.eo.readyOnce.Do(func() { close(o.eo.ready) })
+	}
 	return nil
 }
 
@@ -243,6 +275,9 @@ func (o *output) Connect(ctx context.Context) error {
 func (o *output) WriteBatch(ctx context.Context, b service.MessageBatch) error {
 	if o.client == nil {
 		return service.ErrNotConnected
+	}
+	if o.eo != nil {
+		return o.writeRuns(ctx, b)
 	}
 	var berr *service.BatchError
 	for i := range b {
