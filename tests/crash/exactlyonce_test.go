@@ -30,7 +30,7 @@ func TestExactlyOnceKafka(t *testing.T) {
 	const kills, brokerRestartAt = 12, 11
 	rng := crashRand(t)
 	soak{
-		sink: "topic (read_committed)", kills: kills, pause: "0.5", minProgress: 2, exactlyOnce: true,
+		sink: "topic (read_committed)", kills: kills, pause: "1.0", minProgress: 2, exactlyOnce: true,
 		output: fmt.Sprintf(`output:
   kafka_franz:
     seed_brokers: [ %s ]
