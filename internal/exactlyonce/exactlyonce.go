@@ -12,8 +12,10 @@ package exactlyonce
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/redpanda-data/benthos/v4/public/service"
 )
@@ -101,6 +103,34 @@ func (p Position) String() string {
 		return fmt.Sprintf("snapshot %d (%s) complete", p.Snapshot, kind)
 	}
 	return fmt.Sprintf("snapshot %d (%s), split %d, %d rows", p.Snapshot, kind, p.Split, p.Rows)
+}
+
+// Record is a committed position as a committer stores it (JSON): the key
+// spelled out, so a stored record is checked against the key it is read
+// for, and the time of the commit, for people reading it.
+type Record struct {
+	Table    string `json:"table"`
+	Consumer string `json:"consumer"`
+	Position
+	Time int64 `json:"time"` // Unix milliseconds
+}
+
+// NewRecord is the record of pos committed for k now.
+func NewRecord(k Key, pos Position) Record {
+	return Record{Table: k.Table, Consumer: k.Consumer, Position: pos, Time: time.Now().UnixMilli()}
+}
+
+// ParseRecord decodes a stored record of k; a record that does not decode,
+// names another key or holds an impossible position wraps ErrConfig.
+func ParseRecord(k Key, b []byte) (Position, error) {
+	var r Record
+	if err := json.Unmarshal(b, &r); err != nil {
+		return Position{}, fmt.Errorf("%w: corrupt position %q of %s: %w", ErrConfig, b, k, err)
+	}
+	if r.Table != k.Table || r.Consumer != k.Consumer || r.Snapshot < 1 || r.Split < 0 || r.Rows < 0 {
+		return Position{}, fmt.Errorf("%w: position %q is not one of %s or is out of range", ErrConfig, b, k)
+	}
+	return r.Position, nil
 }
 
 // Committer is the transactional side. Calls for one key never overlap each

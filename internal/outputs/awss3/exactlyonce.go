@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -51,14 +51,6 @@ func (c *committer) progressKey(k exactlyonce.Key) string {
 	return c.prefix + k.Table + "/" + k.Consumer + ".json"
 }
 
-// progressObject is the body of a progress object.
-type progressObject struct {
-	Table    string `json:"table"`
-	Consumer string `json:"consumer"`
-	exactlyonce.Position
-	Time int64 `json:"time"`
-}
-
 func (c *committer) wait(ctx context.Context) error {
 	select {
 	case <-c.ready:
@@ -85,21 +77,22 @@ func (c *committer) Resume(ctx context.Context, k exactlyonce.Key) (exactlyonce.
 		return none, false, fmt.Errorf("exactly_once: read progress object s3://%s/%s: %w", c.o.bucket, key, err)
 	}
 	defer out.Body.Close()
-	var rec progressObject
-	if err := json.NewDecoder(out.Body).Decode(&rec); err != nil {
-		return none, false, fmt.Errorf("exactly_once: progress object s3://%s/%s: %w: %w", c.o.bucket, key, exactlyonce.ErrConfig, err)
+	b, err := io.ReadAll(out.Body)
+	if err != nil {
+		return none, false, fmt.Errorf("exactly_once: read progress object s3://%s/%s: %w", c.o.bucket, key, err)
 	}
-	if rec.Table != k.Table || rec.Consumer != k.Consumer || rec.Snapshot < 1 || rec.Split < 0 || rec.Rows < 0 {
-		return none, false, fmt.Errorf("exactly_once: progress object s3://%s/%s does not belong to %s or is out of range: %w", c.o.bucket, key, k, exactlyonce.ErrConfig)
+	pos, err := exactlyonce.ParseRecord(k, b)
+	if err != nil {
+		return none, false, fmt.Errorf("exactly_once: progress object s3://%s/%s: %w", c.o.bucket, key, err)
 	}
-	return rec.Position, true, nil
+	return pos, true, nil
 }
 
 // Commit implements exactlyonce.Committer: every object before pos is
 // stored (the input waited for their acknowledgements), so the position
 // may move there.
 func (c *committer) Commit(ctx context.Context, k exactlyonce.Key, pos exactlyonce.Position) error {
-	body, err := json.Marshal(progressObject{Table: k.Table, Consumer: k.Consumer, Position: pos, Time: time.Now().UnixMilli()})
+	body, err := json.Marshal(exactlyonce.NewRecord(k, pos))
 	if err != nil {
 		return err
 	}

@@ -263,6 +263,8 @@ func TestLintRules(t *testing.T) {
 		{"partitioner: manual", "partition is required"},
 		{"partition: \"1\"", "only used with partitioner: manual"},
 		{"sasl: [{mechanism: GSSAPI}]", "GSSAPI"},
+		{"exactly_once: {enabled: true}\n    acks: leader\n    idempotent_write: false", "exactly_once needs idempotent_write: true and acks: all"},
+		{"exactly_once: {enabled: true}\n    batching: {count: 100}", "exactly_once with a batching count or byte_size needs a batching period"},
 	} {
 		env := service.NewEnvironment()
 		err := env.NewStreamBuilder().SetYAML(fmt.Sprintf("input: {generate: {mapping: 'root = 1'}}\noutput:\n  kafka_franz:\n    seed_brokers: [a:1]\n    topic: x\n    %s\n", tc.conf))

@@ -176,16 +176,6 @@ func (p *txnProducer) fence(ctx context.Context, topic string) (int64, error) {
 	return r.Offset, nil
 }
 
-// progressRecord is a value of the progress topic.
-type progressRecord struct {
-	Table    string `json:"table"`
-	Consumer string `json:"consumer"`
-	exactlyonce.Position
-	// Time is when the transaction committed (Unix milliseconds), for
-	// people reading the topic.
-	Time int64 `json:"time"`
-}
-
 // readPosition reads the progress topic with read_committed up to the key's
 // fence record at offset fence and returns the key's last committed
 // position. The reader reaches the fence once every transaction before it
@@ -229,14 +219,11 @@ func (c *committer) readPosition(ctx context.Context, k exactlyonce.Key, fence i
 	if last == nil {
 		return none, false, nil
 	}
-	var rec progressRecord
-	if err := json.Unmarshal(last, &rec); err != nil {
-		return none, false, fmt.Errorf("exactly_once: progress topic %s, key %s: corrupt position %q: %w", topic, k, last, err)
+	pos, err := exactlyonce.ParseRecord(k, last)
+	if err != nil {
+		return none, false, fmt.Errorf("exactly_once: progress topic %s: %w", topic, err)
 	}
-	if rec.Table != k.Table || rec.Consumer != k.Consumer || rec.Snapshot < 1 || rec.Split < 0 || rec.Rows < 0 {
-		return none, false, fmt.Errorf("exactly_once: progress topic %s, key %s: position %q does not belong to it or is out of range", topic, k, last)
-	}
-	return rec.Position, true, nil
+	return pos, true, nil
 }
 
 // connected creates the progress topic when it is missing — compacted,
@@ -304,7 +291,7 @@ func (c *committer) Commit(ctx context.Context, k exactlyonce.Key, pos exactlyon
 	if p.err != nil {
 		return fmt.Errorf("exactly_once: a record of %s's transaction was refused: %w", p.id, wrapFenced(p.err))
 	}
-	val, err := json.Marshal(progressRecord{Table: k.Table, Consumer: k.Consumer, Position: pos, Time: time.Now().UnixMilli()})
+	val, err := json.Marshal(exactlyonce.NewRecord(k, pos))
 	if err != nil {
 		return err
 	}
@@ -325,9 +312,11 @@ func (c *committer) Abort(ctx context.Context, k exactlyonce.Key) error {
 	if p == nil {
 		return nil
 	}
+	// Not under p.mu: failing the buffered records calls their promises,
+	// which take it.
+	aerr := p.cl.AbortBufferedRecords(ctx)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	aerr := p.cl.AbortBufferedRecords(ctx)
 	eerr := p.cl.EndTransaction(ctx, kgo.TryAbort)
 	p.inTxn, p.err = false, nil
 	if err := errors.Join(aerr, eerr); err != nil {
