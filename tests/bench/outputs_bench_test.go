@@ -185,6 +185,11 @@ input:
 		// not bound by the broker's acknowledgement latency. lz4 instead
 		// of snappy saves the broker CPU but costs the binary more: on a
 		// quiet machine it measured slower, so it is not part of it.
+		// The throughput config's window with the input's default batch
+		// size: a candidate for the defaults.
+		"kafka_window": func(round int) string {
+			return fmt.Sprintf("output:\n  kafka_franz:\n    seed_brokers: [ %s ]\n    topic: bench-window-%d\n    max_in_flight: 64\n", broker.Addr, round)
+		},
 		"kafka_tuned": func(round int) string {
 			return fmt.Sprintf("output:\n  kafka_franz:\n    seed_brokers: [ %s ]\n    topic: bench-tuned-%d\n    max_in_flight: 64\n", broker.Addr, round)
 		},
@@ -217,10 +222,10 @@ input:
 	// (default 8 Ki) in batches of 4,096 (default 1,024).
 	tuned := "    checkpoint_limit: 65536\n    batch_size: 4096\n"
 	// An exactly-once input needs a consumer: the position is kept per consumer.
-	inputExtra := map[string]string{"kafka_tuned": tuned,
+	inputExtra := map[string]string{"kafka_tuned": tuned, "kafka_window": "    checkpoint_limit: 65536\n",
 		"kafka_eo": "    consumer_id: eo-%d\n", "kafka_eo_tuned": tuned + "    consumer_id: eo-tuned-%d\n"}
-	order := []string{"drop", "kafka_franz", "kafka_tuned", "kafka_eo", "kafka_eo_tuned", "aws_s3"}
-	topics := map[string]string{"kafka_franz": "bench-%d", "kafka_tuned": "bench-tuned-%d", "kafka_eo": "bench-eo-%d", "kafka_eo_tuned": "bench-eo-tuned-%d"}
+	order := []string{"drop", "kafka_franz", "kafka_window", "kafka_tuned", "kafka_eo", "kafka_eo_tuned", "aws_s3"}
+	topics := map[string]string{"kafka_franz": "bench-%d", "kafka_window": "bench-window-%d", "kafka_tuned": "bench-tuned-%d", "kafka_eo": "bench-eo-%d", "kafka_eo_tuned": "bench-eo-tuned-%d"}
 	runs := map[string][]outputRun{}
 	var bodyBytes int64
 	load := func() string {
@@ -249,7 +254,7 @@ input:
 				if n := committedRecords(t, broker.Addr, fmt.Sprintf(topics[name], r)); n != wideRows {
 					t.Fatalf("%s round %d: a read_committed consumer sees %d records, want exactly %d", name, r, n, wideRows)
 				}
-			case "kafka_franz", "kafka_tuned":
+			case "kafka_franz", "kafka_window", "kafka_tuned":
 				n := topicRecords(t, broker.Addr, fmt.Sprintf(topics[name], r))
 				if n < wideRows {
 					t.Fatalf("kafka round %d: topic holds %d records, want at least %d", r, n, wideRows)
