@@ -10,6 +10,7 @@ import (
 
 	"github.com/redpanda-data/benthos/v4/public/service"
 
+	"github.com/connect-paimon/connect-paimon/internal/clock"
 	"github.com/connect-paimon/connect-paimon/internal/exactlyonce"
 	"github.com/connect-paimon/connect-paimon/paimon"
 )
@@ -61,6 +62,9 @@ type eoState struct {
 	// keyed: the output keys its writes by the rows' positions
 	// (exactlyonce.Keyed), so every message carries its own.
 	keyed bool
+
+	// rewinds counts rewinds since the last commit (reading goroutine).
+	rewinds int
 
 	// lost: another replica's producer took the key over (a group slot
 	// that moved while this replica was paused); nothing more is written.
@@ -212,6 +216,10 @@ func (p *paimonInput) eoStep(ctx context.Context, planEnd bool) error {
 	}
 	eo.mu.Unlock()
 	if broken != nil {
+		if errors.Is(broken, exactlyonce.ErrConfig) {
+			// Reading again would meet the same refusal forever.
+			return permanentErr(fmt.Errorf("exactly once: the output refused rows of consumer %s: %w", eo.key.Consumer, broken))
+		}
 		return p.eoRewind(ctx, broken)
 	}
 	if !due {
@@ -254,6 +262,7 @@ func (p *paimonInput) eoCommit(ctx context.Context) error {
 	eo.mu.Lock()
 	eo.pending, eo.lastCommit = 0, time.Now()
 	eo.mu.Unlock()
+	eo.rewinds = 0
 	if next, ok := pos.NextSnapshot(); ok {
 		eo.next.Store(next)
 	}
@@ -274,6 +283,14 @@ func (p *paimonInput) eoRewind(ctx context.Context, cause error) error {
 		}
 	}
 	p.log.Warnf("paimon input on %s: exactly once: the open transaction of consumer %s is aborted and read again from the last committed position: %v", p.cfg.FullName(), eo.key.Consumer, cause)
+	// Rewinds without a commit between them back off, so an output that
+	// keeps failing is not hammered by reads of the same rows.
+	if d := rewindBackoff(eo.rewinds); d > 0 {
+		if err := clock.Sleep(ctx, d); err != nil {
+			return err
+		}
+	}
+	eo.rewinds++
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), eoCommitTimeout)
 	if err := eo.c.Abort(actx, eo.key); err != nil {
 		p.log.Debugf("paimon input on %s: exactly once: abort: %v", p.cfg.FullName(), err)
@@ -315,6 +332,15 @@ func (p *paimonInput) eoFenced(ctx context.Context, err error) error {
 	p.log.Warnf("paimon input: %v; the slot's read stops here", err)
 	p.eo.lost = true
 	return service.ErrEndOfInput
+}
+
+// rewindBackoff is the pause before the n+1st rewind since a commit: none
+// for the first, then doubling from 100 ms to 30 s.
+func rewindBackoff(n int) time.Duration {
+	if n == 0 {
+		return 0
+	}
+	return min(30*time.Second, 100*time.Millisecond<<min(n-1, 9))
 }
 
 // errRewound makes ReadBatch report the input disconnected, so Benthos calls

@@ -124,6 +124,11 @@ func eoInput(t *testing.T, src *fakeSource, txn *fakeTxn, opened *[]config) *pai
 // instead), reconnecting when the input asks, until the input ends or
 // stopAfter batches were taken.
 func pump(t *testing.T, in *paimonInput, txn *fakeTxn, stopAfter, reject int) {
+	pumpRejecting(t, in, txn, stopAfter, reject, errors.New("output refused the batch"))
+}
+
+// pumpRejecting is pump rejecting the reject-th batch with rejectErr.
+func pumpRejecting(t *testing.T, in *paimonInput, txn *fakeTxn, stopAfter, reject int, rejectErr error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -146,7 +151,7 @@ func pump(t *testing.T, in *paimonInput, txn *fakeTxn, stopAfter, reject int) {
 			t.Fatal(err)
 		}
 		if n == reject {
-			_ = ack(ctx, errors.New("output refused the batch"))
+			_ = ack(ctx, rejectErr)
 		} else {
 			txn.write(batchBodies(b))
 			_ = ack(ctx, nil)
@@ -367,4 +372,22 @@ func keys(m map[string][]string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestExactlyOnceConfigRefusalStops: an output that refuses rows for a
+// reason reading them again cannot mend (exactlyonce.ErrConfig: messages
+// that lost their paimon metadata in a processor, say) stops the input with
+// that reason instead of rewinding forever.
+func TestExactlyOnceConfigRefusalStops(t *testing.T) {
+	txn := &fakeTxn{}
+	var opened []config
+	in := eoInput(t, &fakeSource{plans: eoPlans()}, txn, &opened)
+	pumpRejecting(t, in, txn, 0, 2, fmt.Errorf("%w: no paimon_consumer metadata", exactlyonce.ErrConfig))
+	_ = in.Close(context.Background())
+	if err := in.stoppedOn(); err == nil || !strings.Contains(err.Error(), "no paimon_consumer metadata") {
+		t.Fatalf("stopped on %v, want the output's refusal", err)
+	}
+	if txn.resumes != 1 {
+		t.Fatalf("%d resumes: the input read again after a refusal no retry mends", txn.resumes)
+	}
 }

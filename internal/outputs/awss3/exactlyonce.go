@@ -160,7 +160,7 @@ func (o *output) writeRuns(ctx context.Context, b service.MessageBatch) error {
 	byKey := map[string]*run{}
 	for i, msg := range b {
 		if _, ok := msg.MetaGet(exactlyonce.MetaPosition); !ok {
-			return fmt.Errorf("exactly_once: message %d has no %s: only rows of a paimon input with a consumer_id can be written exactly once", i, exactlyonce.MetaPosition)
+			return fmt.Errorf("%w: message %d has no %s: only rows of a paimon input with a consumer_id can be written exactly once", exactlyonce.ErrConfig, i, exactlyonce.MetaPosition)
 		}
 		table, _ := msg.MetaGet(exactlyonce.MetaTable)
 		consumer, _ := msg.MetaGet(exactlyonce.MetaConsumer)

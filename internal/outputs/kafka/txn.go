@@ -381,7 +381,7 @@ func (o *output) writeTxn(b service.MessageBatch, recs []kgo.Record) error {
 		k := exactlyonce.Key{Table: table, Consumer: consumer}
 		p := o.txn.producer(k)
 		if p == nil {
-			err := fmt.Errorf("exactly_once: a message of consumer %s, which no paimon input of this stream resumed", k)
+			err := fmt.Errorf("%w: a message of consumer %s, which no paimon input of this stream resumed", exactlyonce.ErrConfig, k)
 			return service.NewBatchError(b, err).Failed(i, err)
 		}
 		if err := p.begin(); err != nil {
@@ -392,7 +392,7 @@ func (o *output) writeTxn(b service.MessageBatch, recs []kgo.Record) error {
 	return nil
 }
 
-var errNotPaimon = errors.New("exactly_once: the message did not come from a paimon input with a consumer_id (no paimon_table/paimon_consumer metadata); only such messages can be written transactionally")
+var errNotPaimon = fmt.Errorf("%w: a message did not come from a paimon input with a consumer_id (no paimon_table/paimon_consumer metadata); only such messages can be written transactionally", exactlyonce.ErrConfig)
 
 // txnProduce produces r into p's open transaction under a context of its
 // own: the record must live until the commit's flush, past the batch's call.
