@@ -39,7 +39,7 @@ func TestNextSnapshotNeverLeads(t *testing.T) {
 		ok   bool
 	}{
 		{Position{Snapshot: 5, Done: true}, 6, true},
-		{Position{Snapshot: 5, Split: 2, Rows: 10}, 5, true},  // the rest of 5 is still to read
+		{Position{Snapshot: 5, Split: 2, Rows: 10}, 5, true},    // the rest of 5 is still to read
 		{Position{Snapshot: 5, Full: true, Split: 1}, 0, false}, // no consumer position means "part of a full read"
 		{Position{Snapshot: 5, Full: true, Done: true}, 6, true},
 	} {
