@@ -161,6 +161,19 @@ var ErrFenced = errors.New("another owner took over the transactional producer")
 // output cannot use, say. The input stops on them.
 var ErrConfig = errors.New("exactly_once cannot work with this configuration")
 
+// Enabled returns the namespace of an output's exactly_once object field
+// when it is present with enabled: true (nil otherwise).
+func Enabled(conf *service.ParsedConfig, field string) (*service.ParsedConfig, error) {
+	if !conf.Contains(field) {
+		return nil, nil
+	}
+	ns := conf.Namespace(field)
+	if on, err := ns.FieldBool("enabled"); err != nil || !on {
+		return nil, err
+	}
+	return ns, nil
+}
+
 type registryKey struct{}
 
 // Register makes c the stream's committer; a second one is refused (one

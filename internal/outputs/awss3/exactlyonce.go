@@ -117,11 +117,8 @@ func (c *committer) Release(context.Context, exactlyonce.Key) error { return nil
 // key; and the output must not batch, since re-cut batches would not
 // repeat the first attempt's runs.
 func parseExactlyOnce(conf *service.ParsedConfig, o *output) (*committer, error) {
-	if !conf.Contains(fExactlyOnce) {
-		return nil, nil
-	}
-	eo := conf.Namespace(fExactlyOnce)
-	if on, err := eo.FieldBool(fEOEnabled); err != nil || !on {
+	eo, err := exactlyonce.Enabled(conf, fExactlyOnce)
+	if eo == nil || err != nil {
 		return nil, err
 	}
 	prefix, err := eo.FieldString(fEOProgressPrefix)

@@ -203,3 +203,33 @@ func keys(m map[string]string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestExactlyOnceNeedsPositionKeysAndNoBatching: objects keyed by anything
+// but the first row's position would not be overwritten by a replay, and
+// an output batching policy would cut the rows differently after a restart;
+// both are refused when the output is built, and by lint.
+func TestExactlyOnceNeedsPositionKeysAndNoBatching(t *testing.T) {
+	for _, tc := range []struct{ conf, want string }{
+		{"path: ${! uuid_v4() }.jsonl\nexactly_once: {enabled: true}\n", "paimon_position"},
+		{"path: ${! @paimon_position }.jsonl\nexactly_once: {enabled: true}\nbatching: {count: 10, period: 1s}\n", "batching"},
+	} {
+		conf, err := Spec().ParseYAML("bucket: b\n"+tc.conf, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := newOutput(conf); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: built with %v, want an error naming %s", tc.conf, err, tc.want)
+		}
+		yaml := "input: {generate: {mapping: 'root = 1'}}\noutput:\n  aws_s3:\n    bucket: b\n    " + strings.ReplaceAll(strings.TrimSpace(tc.conf), "\n", "\n    ") + "\n"
+		if err := service.NewEnvironment().NewStreamBuilder().SetYAML(yaml); err == nil || !strings.Contains(err.Error(), "exactly_once") {
+			t.Errorf("%s: lint %v, want an exactly_once rule", tc.conf, err)
+		}
+	}
+	conf, err := Spec().ParseYAML("bucket: b\npath: t/${! @paimon_consumer }/${! @paimon_position }.jsonl\nexactly_once: {enabled: true}\n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, err := newOutput(conf); err != nil || o.eo == nil {
+		t.Fatalf("a valid exactly_once config: %v", err)
+	}
+}

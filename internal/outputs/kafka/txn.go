@@ -34,15 +34,11 @@ type txnConfig struct {
 
 // parseTxn reads the exactly_once field: nil unless enabled.
 func parseTxn(conf *service.ParsedConfig, o *output) (*committer, error) {
-	if !conf.Contains(fExactlyOnce) {
-		return nil, nil
-	}
-	eo := conf.Namespace(fExactlyOnce)
-	if on, err := eo.FieldBool(fEOEnabled); err != nil || !on {
+	eo, err := exactlyonce.Enabled(conf, fExactlyOnce)
+	if eo == nil || err != nil {
 		return nil, err
 	}
 	var cfg txnConfig
-	var err error
 	if cfg.progressTopic, err = eo.FieldString(fEOProgressTopic); err != nil {
 		return nil, err
 	}
