@@ -124,6 +124,10 @@ The row as a JSON object keyed by column name, with every Paimon type mapped wit
   the table's types — DECIMAL with precision and scale, TIMESTAMP with its unit and, for WITH LOCAL TIME
   ZONE, as a UTC instant, DATE, TIME — while the body spells decimals, dates, times and timestamps as
   strings and bytes as base64 (above). Maps with non-string keys are arrays of ` + "`key`/`value`" + ` objects.
+- ` + "`paimon_consumer`" + `: with an ` + "`exactly_once`" + ` output, the consumer id whose transaction the row belongs to (a
+  group's slot: ` + "`<consumer_id>-slot-<n>`" + `)
+- ` + "`paimon_position`" + `: with ` + "`aws_s3`" + `'s ` + "`exactly_once`" + `, the position of the message's first row: snapshot, plan
+  (` + "`f`" + ` a full read, ` + "`c`" + ` changes), split and row, zero-padded so that keys sort in read order
 
 Typed values are set, so ` + "`@paimon_snapshot_id + 1`" + ` works in Bloblang; ` + "`meta(\"...\")`" + ` returns strings.
 
@@ -215,6 +219,8 @@ server's ` + "`/metrics`" + `.
   the plan's totals and progress. A plan that runs longer than 5 s also logs them at INFO every 5 s
   (percent, files, bytes, rows so far, rows/s, ETA): a first full read of a big table is seen moving.
 - ` + "`paimon_committed_snapshot`" + ` (gauge): the ` + "`nextSnapshot`" + ` last written to the consumer file
+- ` + "`paimon_transaction_commit_ns`" + ` (timer, ns), ` + "`paimon_transaction_rewinds`" + ` (counter): with an ` + "`exactly_once`" + `
+  output, the time of each commit, and the transactions aborted and read again
 - ` + "`paimon_storage_requests`" + `, ` + "`paimon_storage_request_errors`" + ` (counters, also labelled ` + "`operation`" + `; present once an operation ran): storage calls, retries included
 - ` + "`paimon_replayed_rows`" + ` (counter): rows sent again after the pipeline rejected them
 - ` + "`paimon_rejected_batches`" + ` (counter): rejected batches dropped because ` + "`auto_replay_nacks`" + ` is false
