@@ -31,6 +31,7 @@ type outputRun struct {
 	// allocated is the bytes the binary's Go heap allocated in the run
 	// (go_memstats_alloc_bytes_total; dropRun only).
 	allocated float64
+	log       []byte // what the binary printed
 }
 
 // runBinary runs `bin run` on the config yaml and measures it.
@@ -49,7 +50,7 @@ func runBinary(t *testing.T, bin, name, yaml string) outputRun {
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", name, err, out)
 	}
-	run := outputRun{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+	run := outputRun{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), log: out}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		run.maxRSS = ru.Maxrss * 1024 // KiB on Linux
 	}
@@ -221,9 +222,20 @@ input:
 	// inputExtra widens the input for a config: 64 Ki rows unacknowledged
 	// (default 8 Ki) in batches of 4,096 (default 1,024).
 	tuned := "    checkpoint_limit: 65536\n    batch_size: 4096\n"
-	// An exactly-once input needs a consumer: the position is kept per consumer.
+	// An exactly-once input needs a consumer: the position is kept per
+	// consumer. The cached table outlives the test, so each run's consumers
+	// are its own (a consumer file of an earlier run would start past the
+	// table's end) and are removed afterwards.
+	run0 := time.Now().UnixNano()
 	inputExtra := map[string]string{"kafka_tuned": tuned, "kafka_window": "    checkpoint_limit: 65536\n",
-		"kafka_eo": "    consumer_id: eo-%d\n", "kafka_eo_tuned": tuned + "    consumer_id: eo-tuned-%d\n"}
+		"kafka_eo":       fmt.Sprintf("    consumer_id: eo-%d-%%d\n", run0),
+		"kafka_eo_tuned": tuned + fmt.Sprintf("    consumer_id: eo-tuned-%d-%%d\n", run0)}
+	t.Cleanup(func() {
+		files, _ := filepath.Glob(filepath.Join(wh, "bench.db", "wide", "consumer", fmt.Sprintf("consumer-eo-*%d-*", run0)))
+		for _, f := range files {
+			_ = os.Remove(f)
+		}
+	})
 	order := []string{"drop", "kafka_franz", "kafka_window", "kafka_tuned", "kafka_eo", "kafka_eo_tuned", "aws_s3"}
 	topics := map[string]string{"kafka_franz": "bench-%d", "kafka_window": "bench-window-%d", "kafka_tuned": "bench-tuned-%d", "kafka_eo": "bench-eo-%d", "kafka_eo_tuned": "bench-eo-tuned-%d"}
 	runs := map[string][]outputRun{}
@@ -251,8 +263,8 @@ input:
 			run := run(fmt.Sprintf("%s round %d", name, r), extra+outputs[name](r))
 			switch name {
 			case "kafka_eo", "kafka_eo_tuned":
-				if n := committedRecords(t, broker.Addr, fmt.Sprintf(topics[name], r)); n != wideRows {
-					t.Fatalf("%s round %d: a read_committed consumer sees %d records, want exactly %d", name, r, n, wideRows)
+				if n := committedRecords(t, broker.Addr, fmt.Sprintf(topics[name], r), wideRows); n != wideRows {
+					t.Fatalf("%s round %d: a read_committed consumer sees %d records, want exactly %d\n%s", name, r, n, wideRows, run.log)
 				}
 			case "kafka_franz", "kafka_window", "kafka_tuned":
 				n := topicRecords(t, broker.Addr, fmt.Sprintf(topics[name], r))
@@ -323,8 +335,10 @@ func topicRecords(t *testing.T, addr, topic string) int64 {
 }
 
 // committedRecords counts the records a read_committed consumer of topic
-// sees (a transactional topic's end offsets also count the commit markers).
-func committedRecords(t *testing.T, addr, topic string) int64 {
+// sees (a transactional topic's end offsets also count the commit
+// markers): it reads until want records arrived or a minute passed, then
+// two seconds more, so that extra records would be counted too.
+func committedRecords(t *testing.T, addr, topic string, want int64) int64 {
 	t.Helper()
 	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.FetchIsolationLevel(kgo.ReadCommitted()))
@@ -333,17 +347,18 @@ func committedRecords(t *testing.T, addr, topic string) int64 {
 	}
 	defer cl.Close()
 	var n int64
-	for dry := 0; dry < 3; {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		fs := cl.PollFetches(ctx)
-		cancel()
-		if k := fs.NumRecords(); k > 0 {
-			n += int64(k)
-			dry = 0
-		} else {
-			dry++
+	poll := func(d time.Duration) {
+		ctx, cancel := context.WithTimeout(context.Background(), d)
+		defer cancel()
+		for ctx.Err() == nil && (n < want || d < time.Minute) {
+			n += int64(cl.PollFetches(ctx).NumRecords())
+			if n >= want && d == time.Minute {
+				return
+			}
 		}
 	}
+	poll(time.Minute)
+	poll(2 * time.Second)
 	return n
 }
 
