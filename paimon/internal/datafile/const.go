@@ -75,7 +75,11 @@ func ConstArray(mem memory.Allocator, v any, t types.DataType, n int) (arrow.Arr
 			case arrow.Microsecond:
 				ts = arrow.Timestamp(x.Micros())
 			default:
-				ts = arrow.Timestamp(x.Nanos())
+				ns, err := x.CheckedNanos()
+				if err != nil {
+					return nil, err
+				}
+				ts = arrow.Timestamp(ns)
 			}
 			ok = fill[arrow.Timestamp](bb, ts, n)
 		}

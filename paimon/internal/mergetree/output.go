@@ -284,7 +284,11 @@ func appendGo(b array.Builder, t types.DataType, v any) error {
 		case arrow.Microsecond:
 			bb.Append(arrow.Timestamp(x.Micros()))
 		default:
-			bb.Append(arrow.Timestamp(x.Nanos()))
+			ns, err := x.CheckedNanos()
+			if err != nil {
+				return err
+			}
+			bb.Append(arrow.Timestamp(ns))
 		}
 	default:
 		return bad()
