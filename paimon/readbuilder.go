@@ -439,6 +439,6 @@ func (r *Read) OutputSchema() (*arrow.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd := &read.Reader{Fields: fields, IncludeRowKind: r.opts.IncludeRowKind}
+	rd := &read.Reader{Schema: r.t.schema, Fields: fields, IncludeRowKind: r.opts.IncludeRowKind, WideTimestamps: r.opts.WideTimestamps}
 	return rd.OutputSchema()
 }
