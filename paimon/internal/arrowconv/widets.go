@@ -65,3 +65,20 @@ func fromUnits(v, per int64) types.TimestampValue {
 	ms := arith.FloorDiv(v, perMilli)
 	return types.TimestampValue{Millis: ms, NanoOfMilli: int32((v - ms*perMilli) * (1_000_000 / perMilli))}
 }
+
+// TimestampIn returns v in unit (the Arrow unit of a TIMESTAMP(p),
+// TimeUnitFor), flooring digits below the unit; nanoseconds are refused
+// beyond what an int64 holds (types.ErrNanosecondRange), as a wrapped value
+// would be a wrong row.
+func TimestampIn(v types.TimestampValue, unit arrow.TimeUnit) (arrow.Timestamp, error) {
+	switch unit {
+	case arrow.Second:
+		return arrow.Timestamp(arith.FloorDiv(v.Millis, 1000)), nil
+	case arrow.Millisecond:
+		return arrow.Timestamp(v.Millis), nil
+	case arrow.Microsecond:
+		return arrow.Timestamp(v.Micros()), nil
+	}
+	ns, err := v.CheckedNanos()
+	return arrow.Timestamp(ns), err
+}

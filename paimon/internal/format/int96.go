@@ -116,15 +116,10 @@ func (c *int96Column) read(n int, t types.DataType, mem memory.Allocator) (arrow
 	if !t.IsTimestamp() {
 		return nil, fmt.Errorf("INT96 column read as %s", t)
 	}
-	if c.wide {
-		return c.readWide(n, nvals, t, mem)
-	}
-	unit := arrowconv.TimeUnitFor(t.Precision)
-	dt, err := arrowconv.Type(t)
+	b, appendValue, err := c.builder(t, mem)
 	if err != nil {
 		return nil, err
 	}
-	b := array.NewTimestampBuilder(mem, dt.(*arrow.TimestampType))
 	defer b.Release()
 	b.Reserve(n)
 	vi := 0
@@ -141,42 +136,32 @@ func (c *int96Column) read(n int, t types.DataType, mem memory.Allocator) (arrow
 			return nil, err
 		}
 		vi++
-		var v int64
-		switch unit {
-		case arrow.Millisecond:
-			v = tv.Millis
-		case arrow.Microsecond:
-			v = tv.Micros()
-		default:
-			if v, err = tv.CheckedNanos(); err != nil {
-				return nil, err
-			}
+		if err := appendValue(tv); err != nil {
+			return nil, err
 		}
-		b.Append(arrow.Timestamp(v))
 	}
 	return b.NewArray(), nil
 }
 
-// readWide builds the rows read decodes as types.WideTimestampType.
-func (c *int96Column) readWide(n, nvals int, t types.DataType, mem memory.Allocator) (arrow.Array, error) {
-	b := array.NewExtensionBuilder(mem, types.NewWideTimestampType(t.Root == types.TimestampLTZ))
-	defer b.Release()
-	b.Reserve(n)
-	vi := 0
-	for i := 0; i < n; i++ {
-		if c.maxDef > 0 && c.defs[i] < c.maxDef {
-			b.AppendNull()
-			continue
-		}
-		if vi >= nvals {
-			return nil, fmt.Errorf("INT96 column has fewer values than definition levels")
-		}
-		tv, err := int96Value(c.vals[vi])
-		if err != nil {
-			return nil, err
-		}
-		vi++
-		types.AppendWideTimestamp(b, tv)
+// builder returns the builder of the column's Arrow type and how a value
+// is appended to it: as it is (wide), or in the unit of the Arrow
+// timestamp, refusing what nanoseconds cannot hold.
+func (c *int96Column) builder(t types.DataType, mem memory.Allocator) (array.Builder, func(types.TimestampValue) error, error) {
+	if c.wide {
+		wb := array.NewExtensionBuilder(mem, types.NewWideTimestampType(t.Root == types.TimestampLTZ))
+		return wb, func(v types.TimestampValue) error { types.AppendWideTimestamp(wb, v); return nil }, nil
 	}
-	return b.NewArray(), nil
+	dt, err := arrowconv.Type(t)
+	if err != nil {
+		return nil, nil, err
+	}
+	tb := array.NewTimestampBuilder(mem, dt.(*arrow.TimestampType))
+	unit := arrowconv.TimeUnitFor(t.Precision)
+	return tb, func(v types.TimestampValue) error {
+		ts, err := arrowconv.TimestampIn(v, unit)
+		if err == nil {
+			tb.Append(ts)
+		}
+		return err
+	}, nil
 }
