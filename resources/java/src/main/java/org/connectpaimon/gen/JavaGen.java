@@ -754,12 +754,17 @@ public final class JavaGen {
         dump(t, tn, null, "ts9_eq_9999", null, null, "ts9 = TIMESTAMP '9999-12-31 23:59:59.999999999'",
                 pb -> pb.equal(1, ts("9999-12-31T23:59:59.999999999")));
         // The smallest value as Java reads it back (ORC: through java.sql.Timestamp's hybrid
-        // calendar, two days earlier than written), equal to it in every column.
+        // calendar, two days earlier than written), equal to it in every column. Java's ORC
+        // read loses those rows (the file's manifest statistics keep 0001-01-01 and prune it),
+        // so its cases are not recorded: tests/interop TestTimestampsBeyondNanosecondRange
+        // compares the library's planned read with them.
         String min = format.equals("orc") ? "0000-12-30" : "0001-01-01";
+        recordCases = !format.equals("orc");
         dump(t, tn, null, "ts9_eq_min", null, null, "ts9 = TIMESTAMP '" + min + " 00:00:00'",
                 pb -> pb.equal(1, ts(min + "T00:00:00")));
         dump(t, tn, null, "ts6_eq_min", null, null, "ts6 = TIMESTAMP '" + min + " 00:00:00'",
                 pb -> pb.equal(4, ts(min + "T00:00:00")));
+        recordCases = true;
     }
 
     private static final String[] COLORS = {"red", "green", "", "blue", "\u00e9t\u00e9"};
