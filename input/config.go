@@ -106,6 +106,9 @@ func (c config) streamConfig() paimon.StreamConfig {
 	// Message bodies are encoded by internal/rowjson, which renders
 	// dictionary arrays (each entry escaped once per dictionary).
 	sc.Dictionary = true
+	// JSON has no range limit: TIMESTAMP(7..9) values of years 0001..9999
+	// are rendered exactly instead of failing the read beyond 1677..2262.
+	sc.WideTimestamps = true
 	// Every snapshot the scan passes becomes a plan, even one it skips
 	// (COMPACT) or whose rows this shard does not own: the tracker can
 	// then move the consumer past it instead of pinning it at the last

@@ -73,6 +73,10 @@ func typeSchema(t arrow.DataType) (schema.Common, error) {
 	case *arrow.TimestampType:
 		return schema.Common{Type: schema.Timestamp, Logical: &schema.LogicalParams{
 			Timestamp: &schema.TimestampParams{Unit: timeUnit(x.Unit), AdjustToUTC: x.TimeZone != ""}}}, nil
+	case *types.WideTimestampType:
+		// The body holds nanosecond digits for TIMESTAMP(7..9) either way.
+		return schema.Common{Type: schema.Timestamp, Logical: &schema.LogicalParams{
+			Timestamp: &schema.TimestampParams{Unit: schema.TimeUnitNanos, AdjustToUTC: x.LTZ}}}, nil
 	case *arrow.ListType:
 		return elementSchema(x.ElemField())
 	case *arrow.FixedSizeListType:

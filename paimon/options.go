@@ -51,6 +51,16 @@ type readOptions struct {
 	// schema evolution, nested columns and every column of a primary-key
 	// table are always plain.
 	Dictionary bool
+	// WideTimestamps (default false: Arrow nanosecond timestamps) gives a
+	// top-level TIMESTAMP(7..9) or TIMESTAMP_LTZ(7..9) column of an
+	// append table as types.WideTimestampType (epoch milliseconds and the
+	// nanoseconds within), which holds every value Paimon can store (years
+	// 0001..9999). An Arrow nanosecond timestamp ends at 1677-09-21 and
+	// 2262-04-11: without this option a value beyond either end fails the
+	// read with an error wrapping types.ErrNanosecondRange that names the
+	// column and the value. Nested TIMESTAMP(7..9) values and those of
+	// primary-key tables stay nanosecond timestamps either way.
+	WideTimestamps bool
 }
 
 // readerFor builds the split reader of these options for one split.
@@ -72,7 +82,7 @@ func (o *readOptions) readerFor(t *Table, sp *Split) (*read.Reader, error) {
 	return &read.Reader{
 		FIO: t.fio, Schema: sp.schema, Schemas: t.schemas, Fields: fields,
 		Filter: sp.filter, BatchSize: o.BatchSize, Alloc: mem, Scratch: scratch, IncludeRowKind: o.IncludeRowKind,
-		Stats: o.Stats, Dictionary: o.Dictionary,
+		Stats: o.Stats, Dictionary: o.Dictionary, WideTimestamps: o.WideTimestamps,
 	}, nil
 }
 

@@ -132,6 +132,19 @@ func (rb *ReadBuilder) WithDictionary(v bool) *ReadBuilder {
 	return rb
 }
 
+// WithWideTimestamps (default false: Arrow nanosecond timestamps) gives
+// a top-level TIMESTAMP(7..9) or TIMESTAMP_LTZ(7..9) column of an append
+// table as types.WideTimestampType, which holds every value Paimon can
+// store (years 0001..9999) where an Arrow nanosecond timestamp ends at
+// 1677-09-21 and 2262-04-11. Without it a value beyond either end fails
+// the read with an error wrapping types.ErrNanosecondRange that names the
+// column and the value. Nested TIMESTAMP(7..9) values and those of
+// primary-key tables stay nanosecond timestamps either way.
+func (rb *ReadBuilder) WithWideTimestamps(v bool) *ReadBuilder {
+	rb.opts.WideTimestamps = v
+	return rb
+}
+
 // ReadFields returns the projected read row type of the table's current
 // schema.
 func (rb *ReadBuilder) ReadFields() []types.DataField {
@@ -410,6 +423,15 @@ func (r *Read) Read(ctx context.Context, sp *Split) (array.RecordReader, error) 
 	return rd.Read(ctx, sp.s)
 }
 
+// WithWideTimestamps returns a copy of the read that gives TIMESTAMP(7..9)
+// columns as types.WideTimestampType (v true) or Arrow nanosecond
+// timestamps (v false); see ReadBuilder.WithWideTimestamps.
+func (r *Read) WithWideTimestamps(v bool) *Read {
+	nr := *r
+	nr.opts.WideTimestamps = v
+	return &nr
+}
+
 // OutputSchema returns the Arrow schema of the records of a read of the
 // table's current schema.
 func (r *Read) OutputSchema() (*arrow.Schema, error) {
@@ -417,6 +439,6 @@ func (r *Read) OutputSchema() (*arrow.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd := &read.Reader{Fields: fields, IncludeRowKind: r.opts.IncludeRowKind}
+	rd := &read.Reader{Schema: r.t.schema, Fields: fields, IncludeRowKind: r.opts.IncludeRowKind, WideTimestamps: r.opts.WideTimestamps}
 	return rd.OutputSchema()
 }

@@ -144,6 +144,14 @@ func (b *StreamReadBuilder) WithDictionary(v bool) *StreamReadBuilder {
 	return b
 }
 
+// WithWideTimestamps gives the reads' TIMESTAMP(7..9) columns as
+// types.WideTimestampType (see ReadBuilder.WithWideTimestamps; default
+// false: Arrow nanosecond timestamps).
+func (b *StreamReadBuilder) WithWideTimestamps(v bool) *StreamReadBuilder {
+	b.cfg.WideTimestamps = v
+	return b
+}
+
 // WithBatchSize sets the rows per record batch.
 func (b *StreamReadBuilder) WithBatchSize(n int) *StreamReadBuilder {
 	b.cfg.BatchSize = n

@@ -81,6 +81,10 @@ type StreamConfig struct {
 	// Dictionary lets the reads return Arrow dictionary arrays
 	// (see ReadBuilder.WithDictionary; default false: plain arrays).
 	Dictionary bool
+	// WideTimestamps gives the reads' TIMESTAMP(7..9) columns as
+	// types.WideTimestampType (see ReadBuilder.WithWideTimestamps;
+	// default false: Arrow nanosecond timestamps).
+	WideTimestamps bool
 	// Allocator allocates the Arrow buffers (nil: the catalog's
 	// WithAllocator, else the Go allocator); see ReadBuilder.WithAllocator.
 	Allocator memory.Allocator
@@ -248,6 +252,6 @@ func (c *StreamConfig) readOptions(filter *predicate.Predicate, buckets func(int
 	return readOptions{
 		Projection: append([]string(nil), c.Columns...), Filter: filter, BatchSize: c.BatchSize,
 		Allocator: c.Allocator, BucketFilter: buckets, IncludeRowKind: c.IncludeRowKind,
-		Stats: c.Stats, Dictionary: c.Dictionary,
+		Stats: c.Stats, Dictionary: c.Dictionary, WideTimestamps: c.WideTimestamps,
 	}
 }

@@ -72,6 +72,8 @@ JAVA_GROUP=nan JAVA_TABLES=javagen.nan_orc,javagen.nan_parquet,javagen.nan_avro 
 # Maps, multisets and nested strings in ORC files under every encoding Java's writer picks
 # (dictionary v1/v2 and direct, per stripe and nested column).
 JAVA_GROUP=orcmaps JAVA_TABLES=javagen.orc_maps,javagen.orc_maps_direct,javagen.orc_maps_dict,javagen.orc_maps_v1,javagen.orc_maps_idx "$0"
+# TIMESTAMP(7..9) of years 0001 and 9999 and just beyond Arrow's nanosecond range (INT96, ORC).
+JAVA_GROUP=tsextreme JAVA_TABLES=javagen.ts_extreme_parquet,javagen.ts_extreme_orc "$0"
 
 # Primary-key tables written by Java Paimon with its batch and streaming reads (tests/interop/pk_test.go).
 if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaPkGen.java" ]]; then

@@ -89,7 +89,7 @@ func discoveryCommands(sio stdio) []*cli.Command {
 			Usage:     "Show a table: columns with field ids and types, primary and partition keys, bucket mode, file format, options, latest snapshot, branches, tags, consumers",
 			ArgsUsage: "[DATABASE.TABLE]",
 			Flags:     withFormatFlag(tableFlags()),
-			Action:    action(sio, describeRun),
+			Action:    tableAction(sio, describeRun),
 		},
 		{
 			Name:      "files",
@@ -97,7 +97,7 @@ func discoveryCommands(sio stdio) []*cli.Command {
 			ArgsUsage: "[DATABASE.TABLE]",
 			Flags: withFormatFlag(append(tableFlags(),
 				&cli.Int64Flag{Name: "snapshot-id", Usage: "the snapshot whose files to list (default the latest)"})),
-			Action: action(sio, filesRun),
+			Action: tableAction(sio, filesRun),
 		},
 	}
 }
@@ -227,18 +227,25 @@ func openCatalogCommand(c *cli.Context) (asJSON bool, cat *paimon.Catalog, err e
 	return asJSON, cat, err
 }
 
-// openTableCommand is the start of a command on one table: the table
-// argument checked, the --format asked for, the table opened (the caller
-// closes it).
-func openTableCommand(c *cli.Context) (asJSON bool, ot *openedTable, err error) {
-	if _, err := tableArgs(c, 0, ""); err != nil {
-		return false, nil, err
-	}
-	if asJSON, err = outputFormat(c); err != nil {
-		return false, nil, err
-	}
-	ot, err = openNamedTable(c)
-	return asJSON, ot, err
+// tableAction is the action of a command on one table: the table argument
+// checked, the --format asked for and the table opened before run, and
+// closed after it.
+func tableAction(sio stdio, run func(c *cli.Context, sio stdio, asJSON bool, ot *openedTable) error) cli.ActionFunc {
+	return action(sio, func(c *cli.Context, sio stdio) error {
+		if _, err := tableArgs(c, 0, ""); err != nil {
+			return err
+		}
+		asJSON, err := outputFormat(c)
+		if err != nil {
+			return err
+		}
+		ot, err := openNamedTable(c)
+		if err != nil {
+			return err
+		}
+		defer ot.Close()
+		return run(c, sio, asJSON, ot)
+	})
 }
 
 // --- describe -------------------------------------------------------------------
@@ -287,12 +294,21 @@ type tagJSON struct {
 	SnapshotID int64  `json:"snapshot_id"`
 }
 
-func describeRun(c *cli.Context, sio stdio) error {
-	asJSON, ot, err := openTableCommand(c)
-	if err != nil {
-		return err
+// writeItems writes a list of describe's text form: the label on its first
+// line only, or "none".
+func writeItems(w io.Writer, label string, items []string) {
+	if len(items) == 0 {
+		fmt.Fprintf(w, "%s\tnone\n", label)
 	}
-	defer ot.Close()
+	for i, it := range items {
+		if i > 0 {
+			label = ""
+		}
+		fmt.Fprintf(w, "%s\t%s\n", label, it)
+	}
+}
+
+func describeRun(c *cli.Context, sio stdio, asJSON bool, ot *openedTable) error {
 	ctx, tbl := c.Context, ot.tbl
 	s := tbl.Schema()
 	d := describeJSON{
@@ -384,26 +400,16 @@ func writeDescribe(out io.Writer, d describeJSON) error {
 		fmt.Fprintf(w, "latest snapshot\tnone\n")
 	}
 	fmt.Fprintf(w, "branches\t%s\n", strings.Join(d.Branches, ", "))
-	if len(d.Tags) == 0 {
-		fmt.Fprintf(w, "tags\tnone\n")
-	}
+	tags := make([]string, len(d.Tags))
 	for i, tg := range d.Tags {
-		label := ""
-		if i == 0 {
-			label = "tags"
-		}
-		fmt.Fprintf(w, "%s\t%s: snapshot %d\n", label, tg.Name, tg.SnapshotID)
+		tags[i] = fmt.Sprintf("%s: snapshot %d", tg.Name, tg.SnapshotID)
 	}
-	if len(d.Consumers) == 0 {
-		fmt.Fprintf(w, "consumers\tnone\n")
-	}
+	writeItems(w, "tags", tags)
+	cons := make([]string, len(d.Consumers))
 	for i, cj := range d.Consumers {
-		label := ""
-		if i == 0 {
-			label = "consumers"
-		}
-		fmt.Fprintf(w, "%s\t%s: next snapshot %d\n", label, cj.ConsumerID, cj.NextSnapshotID)
+		cons[i] = fmt.Sprintf("%s: next snapshot %d", cj.ConsumerID, cj.NextSnapshotID)
 	}
+	writeItems(w, "consumers", cons)
 	if err := w.Flush(); err != nil {
 		return err
 	}
@@ -460,12 +466,7 @@ type filesJSON struct {
 	TotalBytes int64      `json:"total_file_size_in_bytes"`
 }
 
-func filesRun(c *cli.Context, sio stdio) error {
-	asJSON, ot, err := openTableCommand(c)
-	if err != nil {
-		return err
-	}
-	defer ot.Close()
+func filesRun(c *cli.Context, sio stdio, asJSON bool, ot *openedTable) error {
 	tbl := ot.tbl
 	rb := tbl.NewReadBuilder()
 	if c.IsSet("snapshot-id") {

@@ -228,6 +228,10 @@ func tailRun(c *cli.Context, sio stdio) error {
 	// Plans without rows still advance the consumer past skipped snapshots
 	// (COMPACT, filtered away).
 	cfg.EmitEmptyPlans = cid != ""
+	// Lines are JSON, which has no range limit: TIMESTAMP(7..9) values of
+	// years 0001..9999 are printed exactly instead of failing the read
+	// beyond 1677..2262.
+	cfg.WideTimestamps = true
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -180,6 +180,10 @@ func checkType(t arrow.DataType) error {
 		if t.Unit != arrow.Second && (t.TimeZone == "" || t.TimeZone == "UTC") {
 			return nil
 		}
+	case *types.WideTimestampType:
+		// TIMESTAMP(7..9) read with wide timestamps: every value Java
+		// reads, years 0001..9999, rendered as the nanosecond unit is.
+		return nil
 	case *arrow.DictionaryType:
 		// The library returns top-level string and binary columns
 		// dictionary-encoded on request (paimon.ReadOptions.Dictionary).
@@ -298,6 +302,12 @@ func bindWriter(arr arrow.Array) (valueWriter, error) {
 		vs := a.TimestampValues()
 		return withNulls(a, func(dst []byte, i int) []byte {
 			return appendTimestamp(dst, int64(vs[i]), unit, zoned, &sc)
+		}), nil
+	case *types.WideTimestampArray:
+		zoned := a.DataType().(*types.WideTimestampType).LTZ
+		var sc secondCache
+		return withNulls(a, func(dst []byte, i int) []byte {
+			return appendWideTimestamp(dst, a.Value(i), zoned, &sc)
 		}), nil
 	case *array.Map:
 		return mapWriter(a)
@@ -815,7 +825,21 @@ func appendTimeOfDay(dst []byte, v int64, unit arrow.TimeUnit) []byte {
 func appendTimestamp(dst []byte, v int64, unit arrow.TimeUnit, zoned bool, sc *secondCache) []byte {
 	perSec, digits := unitPerSecond(unit)
 	sec := arith.FloorDiv(v, perSec)
-	frac := v - sec*perSec
+	return appendDateTime(dst, sec, v-sec*perSec, digits, zoned, sc)
+}
+
+// appendWideTimestamp writes a types.WideTimestampType value exactly as
+// appendTimestamp writes the nanosecond unit: the same text for the values
+// both hold, and the years beyond Arrow's nanosecond range too.
+func appendWideTimestamp(dst []byte, v types.TimestampValue, zoned bool, sc *secondCache) []byte {
+	sec := arith.FloorDiv(v.Millis, 1000)
+	frac := (v.Millis-sec*1000)*1_000_000 + int64(v.NanoOfMilli)
+	return appendDateTime(dst, sec, frac, 9, zoned, sc)
+}
+
+// appendDateTime writes the quoted date-time of sec (seconds since the
+// epoch) and frac, digits fraction digits of the second.
+func appendDateTime(dst []byte, sec, frac int64, digits int, zoned bool, sc *secondCache) []byte {
 	dst = append(dst, '"')
 	dst = sc.append(dst, sec)
 	if digits > 0 {

@@ -185,6 +185,21 @@ func TestEncodeDateTime(t *testing.T) {
 	// 0001-01-01T00:00:00 and 9999-12-31T23:59:59.999, the range Paimon writes.
 	wantRows(t, ts(arrow.Millisecond, "", -62135596800000, 253402300799999),
 		`"0001-01-01T00:00:00.000"`, `"9999-12-31T23:59:59.999"`, "null")
+	// TIMESTAMP(7..9) read with wide timestamps: the nanosecond rendering,
+	// also for the years an int64 of nanoseconds cannot hold.
+	wide := func(ltz bool, vs ...types.TimestampValue) []string {
+		return encodeColumn(t, types.NewWideTimestampType(ltz), func(b array.Builder) {
+			for _, v := range vs {
+				types.AppendWideTimestamp(b.(*array.ExtensionBuilder), v)
+			}
+			b.AppendNull()
+		})
+	}
+	wantRows(t, wide(false, types.TimestampValue{Millis: -62135596800000, NanoOfMilli: 1}, types.TimestampValue{Millis: 253402300799999, NanoOfMilli: 999999},
+		types.TimestampValue{Millis: -1, NanoOfMilli: 999999}, types.TimestampValue{Millis: -9223372036855, NanoOfMilli: 224191}),
+		`"0001-01-01T00:00:00.000000001"`, `"9999-12-31T23:59:59.999999999"`, `"1969-12-31T23:59:59.999999999"`, `"1677-09-21T00:12:43.145224191"`, "null")
+	wantRows(t, wide(true, types.TimestampValue{Millis: 1704164645123, NanoOfMilli: 456789}, types.TimestampValue{Millis: -62167219200000}),
+		`"2024-01-02T03:04:05.123456789Z"`, `"0000-01-01T00:00:00.000000000Z"`, "null")
 }
 
 func fromJSON(t *testing.T, typ arrow.DataType, js string) []string {

@@ -115,6 +115,13 @@ func checkBounds(t *testing.T, ctx context.Context, cat *paimon.Catalog, table s
 			if !literalFor(kind, x) {
 				continue
 			}
+			// Java reads a year-0001 timestamp back from ORC as 0000-12-30 (its hybrid
+			// calendar) while the file's manifest statistics keep 0001: Java's filtered read
+			// of that value prunes the file and returns no row, and ours does the same
+			// (TestTimestampsBeyondNanosecondRange compares it with Java's read).
+			if (kind == "ts" || kind == "ltz") && strings.HasPrefix(x, "0000-") {
+				continue
+			}
 			if !seen || propCompare(kind, x, lo) < 0 {
 				lo = x
 			}

@@ -21,6 +21,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/connect-paimon/connect-paimon/internal/arith"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // Record returns the canonical JSON line of every row of rec, in row order: an object keyed by
@@ -166,6 +167,8 @@ func writeValue(sb *strings.Builder, arr arrow.Array, i int) error {
 	case *array.Timestamp:
 		tt := a.DataType().(*arrow.TimestampType)
 		writeString(sb, Timestamp(int64(a.Value(i)), tt.Unit, tt.TimeZone != ""))
+	case *types.WideTimestampArray:
+		writeString(sb, WideTimestamp(a.Value(i), a.DataType().(*types.WideTimestampType).LTZ))
 	case *array.Map:
 		return writeMap(sb, a, i)
 	case *array.List:
@@ -345,8 +348,18 @@ func Timestamp(v int64, unit arrow.TimeUnit, utc bool) string {
 		per = 1000000000
 	}
 	secs := arith.FloorDiv(v, per)
-	frac := (v - secs*per) * (1000000000 / per)
-	s := time.Unix(secs, 0).UTC().Format("2006-01-02T15:04:05") + fmt.Sprintf(".%09d", frac)
+	return dateTime(secs, (v-secs*per)*(1000000000/per), utc)
+}
+
+// WideTimestamp renders a types.WideTimestampType value as Timestamp renders
+// the nanosecond unit.
+func WideTimestamp(v types.TimestampValue, utc bool) string {
+	secs := arith.FloorDiv(v.Millis, 1000)
+	return dateTime(secs, (v.Millis-secs*1000)*1000000+int64(v.NanoOfMilli), utc)
+}
+
+func dateTime(secs, nanos int64, utc bool) string {
+	s := time.Unix(secs, 0).UTC().Format("2006-01-02T15:04:05") + fmt.Sprintf(".%09d", nanos)
 	if utc {
 		s += "Z"
 	}

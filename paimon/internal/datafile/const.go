@@ -68,14 +68,9 @@ func ConstArray(mem memory.Allocator, v any, t types.DataType, n int) (arrow.Arr
 		}
 	case *array.TimestampBuilder:
 		if x, o := v.(types.TimestampValue); o {
-			var ts arrow.Timestamp
-			switch arrowconv.TimeUnitFor(t.Precision) {
-			case arrow.Millisecond:
-				ts = arrow.Timestamp(x.Millis)
-			case arrow.Microsecond:
-				ts = arrow.Timestamp(x.Micros())
-			default:
-				ts = arrow.Timestamp(x.Nanos())
+			ts, err := arrowconv.TimestampIn(x, arrowconv.TimeUnitFor(t.Precision))
+			if err != nil {
+				return nil, err
 			}
 			ok = fill[arrow.Timestamp](bb, ts, n)
 		}

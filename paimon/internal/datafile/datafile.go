@@ -75,6 +75,9 @@ type Options struct {
 	// reader finds that cheaper (format.Options.Dictionary); batch schemas
 	// then carry the dictionary types.
 	Dictionary bool
+	// WideTimestamps gives the top-level TIMESTAMP(7..9) columns of Fields
+	// as types.WideTimestampType (paimon.ReadOptions.WideTimestamps).
+	WideTimestamps bool
 	// Skipped and IndexSkipped, when set, count what Filter skipped:
 	// Parquet row groups and ORC stripes, and ORC row-index groups inside
 	// the stripes read.
@@ -154,6 +157,9 @@ func Open(ctx context.Context, f *split.DataFile, o *Options) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.WideTimestamps {
+		out = arrowconv.WideSchema(out, o.Fields)
+	}
 	r.schema = out
 	fo := format.Options{Fields: fileFields, BatchSize: o.BatchSize, Alloc: o.Alloc, Scratch: o.Scratch, FileSize: meta.FileSize}
 	if o.Dictionary {
@@ -162,6 +168,15 @@ func Open(ctx context.Context, f *split.DataFile, o *Options) (*Reader, error) {
 		for _, cp := range r.cols[:len(o.Fields)] {
 			if cp.src == srcFile && !cp.cast {
 				fo.Dictionary[cp.fileIdx] = true
+			}
+		}
+	}
+	if o.WideTimestamps {
+		// Cast columns are read in their file type and widened after the cast.
+		fo.WideTimestamps = make([]bool, len(fileFields))
+		for i, cp := range r.cols[:len(o.Fields)] {
+			if cp.src == srcFile && !cp.cast && arrowconv.Widens(o.Fields[i].Type) {
+				fo.WideTimestamps[cp.fileIdx] = true
 			}
 		}
 	}
@@ -291,10 +306,10 @@ func (r *Reader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		case srcPartition:
 			c, err = ConstArray(mem, r.o.PartitionValues[cp.partIdx], cp.to, n)
 		case srcNull:
-			var dt arrow.DataType
-			if dt, err = arrowconv.Type(cp.to); err == nil {
-				c = array.MakeArrayOfNull(mem, dt, n)
-			}
+			c = array.MakeArrayOfNull(mem, r.schema.Field(i).Type, n)
+		}
+		if wt, ok := r.schema.Field(i).Type.(*types.WideTimestampType); ok && err == nil {
+			c, err = widen(c, wt, mem)
 		}
 		if err != nil {
 			release()
@@ -302,9 +317,26 @@ func (r *Reader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		cols[i] = c
 	}
-	out := array.NewRecordBatch(arrowconv.WithDictionaries(r.schema, cols), cols, int64(n))
+	out := array.NewRecordBatch(arrowconv.WithColumnTypes(r.schema, cols), cols, int64(n))
 	release()
 	return out, nil
+}
+
+// widen returns c as wt: c itself when a format reader decoded it so,
+// otherwise (Avro, Parquet INT64, casts, partition values) converted from
+// the nanosecond timestamp that holds every value those can produce. It
+// releases c when it converts.
+func widen(c arrow.Array, wt *types.WideTimestampType, mem memory.Allocator) (arrow.Array, error) {
+	ts, ok := c.(*array.Timestamp)
+	if !ok {
+		if _, wide := c.DataType().(*types.WideTimestampType); !wide {
+			c.Release()
+			return nil, fmt.Errorf("column of Arrow type %s read as %s", c.DataType(), wt)
+		}
+		return c, nil
+	}
+	defer c.Release()
+	return arrowconv.Widen(ts, wt, mem), nil
 }
 
 // Close releases the file.

@@ -71,6 +71,15 @@ type Options struct {
 	// batch schemas carry the dictionary type where it is used. nil: all
 	// plain.
 	Dictionary []bool
+	// WideTimestamps, aligned with Fields, marks the top-level
+	// TIMESTAMP(7..9) columns the caller accepts as
+	// types.WideTimestampType (see paimon.ReadOptions.WideTimestamps).
+	// Readers that decode such columns themselves (ORC, Parquet INT96)
+	// return them so, with values outside Arrow's nanosecond range exactly;
+	// others return Arrow nanosecond timestamps, which hold every value
+	// their files can store. Batch schemas carry the type each column has.
+	// nil: none.
+	WideTimestamps []bool
 	// ORCTimestampLTZNonLegacy is the table option
 	// orc.timestamp-ltz.legacy.type=false (the zero value is Paimon's
 	// default, true): it says how ORC files hold TIMESTAMP WITH LOCAL TIME

@@ -116,7 +116,7 @@ func readAllDict(t *testing.T, path string, opts Options) ([]string, []bool) {
 				t.Fatalf("column %d type %s, want %s", i, c.DataType(), wt)
 			}
 		}
-		if !rec.Schema().Equal(arrowconv.WithDictionaries(want, rec.Columns())) {
+		if !rec.Schema().Equal(arrowconv.WithColumnTypes(want, rec.Columns())) {
 			t.Fatalf("batch schema\n%s\nwant\n%s", rec.Schema(), want)
 		}
 		lines, err := canon.Record(rec)

@@ -3,8 +3,6 @@ package format
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
-	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -28,36 +26,25 @@ const (
 	nanosPerDay    = 86400 * 1_000_000_000
 )
 
-// int96Nanos decodes an INT96 value the way Java wrote it: signed
-// nanoseconds of day plus the Julian day. Instants outside the int64
-// nanosecond range (years before 1677 or after 2262) can't be held by an
-// Arrow nanosecond timestamp and are refused rather than wrapped.
-func int96Nanos(v parquet.Int96) (int64, error) {
+// int96Value decodes an INT96 value the way Java wrote it: signed
+// nanoseconds of day plus the Julian day. Every value Java writes (years
+// 0001..9999) fits a TimestampValue; an int64 of nanoseconds ends at 1677
+// and 2262 (TimestampValue.CheckedNanos).
+func int96Value(v parquet.Int96) (types.TimestampValue, error) {
 	nod := int64(binary.LittleEndian.Uint64(v[:8]))
 	day := int64(binary.LittleEndian.Uint32(v[8:])) - julianEpochDay
-	hi, lo := bits.Mul64(uint64(abs64(day)), nanosPerDay)
-	if hi != 0 || lo > math.MaxInt64 || nod <= -nanosPerDay || nod >= nanosPerDay {
-		return 0, fmt.Errorf("INT96 timestamp (Julian day %d, nanos of day %d) is outside the nanosecond range 1677-09-21..2262-04-11 that TIMESTAMP(7..9) is read into: %w", day+julianEpochDay, nod, types.ErrUnsupported)
+	if nod <= -nanosPerDay || nod >= nanosPerDay {
+		return types.TimestampValue{}, corruptf("INT96 timestamp (Julian day %d) has %d nanoseconds of day", day+julianEpochDay, nod)
 	}
-	a := day * nanosPerDay
-	ns := a + nod
-	if (nod > 0 && ns < a) || (nod < 0 && ns > a) {
-		return 0, fmt.Errorf("INT96 timestamp (Julian day %d, nanos of day %d) overflows the nanosecond range 1677-09-21..2262-04-11: %w", day+julianEpochDay, nod, types.ErrUnsupported)
-	}
-	return ns, nil
-}
-
-func abs64(x int64) int64 {
-	if x < 0 {
-		return -x
-	}
-	return x
+	ms := arith.FloorDiv(nod, 1_000_000)
+	return types.TimestampValue{Millis: day*86_400_000 + ms, NanoOfMilli: int32(nod - ms*1_000_000)}, nil
 }
 
 // int96Column reads one top-level INT96 column of one row group.
 type int96Column struct {
-	field  int // index into Options.Fields
-	leaf   int // parquet leaf column index
+	field  int  // index into Options.Fields
+	leaf   int  // parquet leaf column index
+	wide   bool // read as types.WideTimestampType (Options.WideTimestamps)
 	maxDef int16
 	cr     *file.Int96ColumnChunkReader
 	vals   []parquet.Int96
@@ -126,38 +113,55 @@ func (c *int96Column) read(n int, t types.DataType, mem memory.Allocator) (arrow
 	if c.left -= int64(n); c.left == 0 && c.cr.HasNext() {
 		return nil, corruptf("INT96 column chunk holds values beyond the rows its row group records")
 	}
-	unit := arrowconv.TimeUnitFor(t.Precision)
-	dt, err := arrowconv.Type(t)
-	if err != nil {
-		return nil, err
-	}
 	if !t.IsTimestamp() {
 		return nil, fmt.Errorf("INT96 column read as %s", t)
 	}
-	b := array.NewTimestampBuilder(mem, dt.(*arrow.TimestampType))
+	b, appendValue, err := c.builder(t, mem)
+	if err != nil {
+		return nil, err
+	}
 	defer b.Release()
 	b.Reserve(n)
 	vi := 0
 	for i := 0; i < n; i++ {
-		if c.maxDef > 0 && defs[i] < c.maxDef {
+		if c.maxDef > 0 && c.defs[i] < c.maxDef {
 			b.AppendNull()
 			continue
 		}
 		if vi >= nvals {
 			return nil, fmt.Errorf("INT96 column has fewer values than definition levels")
 		}
-		ns, err := int96Nanos(vals[vi])
+		tv, err := int96Value(c.vals[vi])
 		if err != nil {
 			return nil, err
 		}
 		vi++
-		switch unit {
-		case arrow.Millisecond:
-			ns = arith.FloorDiv(ns, 1_000_000)
-		case arrow.Microsecond:
-			ns = arith.FloorDiv(ns, 1_000)
+		if err := appendValue(tv); err != nil {
+			return nil, err
 		}
-		b.Append(arrow.Timestamp(ns))
 	}
 	return b.NewArray(), nil
+}
+
+// builder returns the builder of the column's Arrow type and how a value
+// is appended to it: as it is (wide), or in the unit of the Arrow
+// timestamp, refusing what nanoseconds cannot hold.
+func (c *int96Column) builder(t types.DataType, mem memory.Allocator) (array.Builder, func(types.TimestampValue) error, error) {
+	if c.wide {
+		wb := array.NewExtensionBuilder(mem, types.NewWideTimestampType(t.Root == types.TimestampLTZ))
+		return wb, func(v types.TimestampValue) error { types.AppendWideTimestamp(wb, v); return nil }, nil
+	}
+	dt, err := arrowconv.Type(t)
+	if err != nil {
+		return nil, nil, err
+	}
+	tb := array.NewTimestampBuilder(mem, dt.(*arrow.TimestampType))
+	unit := arrowconv.TimeUnitFor(t.Precision)
+	return tb, func(v types.TimestampValue) error {
+		ts, err := arrowconv.TimestampIn(v, unit)
+		if err == nil {
+			tb.Append(ts)
+		}
+		return err
+	}, nil
 }

@@ -3,6 +3,7 @@ package format
 import (
 	"encoding/binary"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/parquet"
@@ -35,15 +36,32 @@ func TestInt96Nanos(t *testing.T) {
 		{2440588 - 25566, -86399_500_000_000, -2208988799500_000_000},
 	}
 	for _, c := range cases {
-		got, err := int96Nanos(int96Of(c.day, c.nod))
-		if err != nil || got != c.want {
-			t.Errorf("int96Nanos(day %d, nod %d) = %d, %v; want %d", c.day, c.nod, got, err, c.want)
+		tv, err := int96Value(int96Of(c.day, c.nod))
+		got, nerr := tv.CheckedNanos()
+		if err != nil || nerr != nil || got != c.want {
+			t.Errorf("int96Value(day %d, nod %d) = %d, %v, %v; want %d", c.day, c.nod, got, err, nerr, c.want)
 		}
 	}
-	// Year 1 and year 9999 don't fit nanoseconds: refused, not wrapped.
-	for _, day := range []int32{1721426, 5373484} {
-		if _, err := int96Nanos(int96Of(day, 0)); !errors.Is(err, types.ErrUnsupported) {
-			t.Errorf("day %d: want ErrUnsupported, got %v", day, err)
+	// Year 1 and year 9999 don't fit nanoseconds: exact as a TimestampValue,
+	// refused (not wrapped) as nanoseconds, naming the value.
+	for _, c := range []struct {
+		day  int32
+		nod  int64
+		want string
+	}{
+		{1721426, 1, "0001-01-01T00:00:00.000000001"},
+		{5373484, nanosPerDay - 1, "9999-12-31T23:59:59.999999999"},
+	} {
+		tv, err := int96Value(int96Of(c.day, c.nod))
+		if err != nil || tv.Text() != c.want {
+			t.Errorf("int96Value(day %d, nod %d) = %s, %v; want %s", c.day, c.nod, tv.Text(), err, c.want)
 		}
+		if _, err := tv.CheckedNanos(); !errors.Is(err, types.ErrNanosecondRange) || !errors.Is(err, types.ErrUnsupported) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("day %d as nanoseconds: want ErrNanosecondRange naming %s, got %v", c.day, c.want, err)
+		}
+	}
+	// Nanoseconds of day beyond a day are no value Java writes.
+	if _, err := int96Value(int96Of(2440588, nanosPerDay)); !errors.Is(err, types.ErrCorrupt) {
+		t.Errorf("a day's worth of nanoseconds of day: want a corrupt-file error, got %v", err)
 	}
 }

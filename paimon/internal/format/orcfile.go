@@ -49,6 +49,15 @@ func (r *orcReader) open(f fileio.File, path string, opts Options) (err error) {
 	if err != nil {
 		return fmt.Errorf("orc file %s: %w", path, err)
 	}
+	if opts.WideTimestamps != nil {
+		wide := make([]types.DataField, len(opts.Fields))
+		for i, f := range opts.Fields {
+			if i < len(opts.WideTimestamps) && opts.WideTimestamps[i] {
+				wide[i] = f
+			}
+		}
+		r.schema = arrowconv.WideSchema(r.schema, wide)
+	}
 	for i, fld := range opts.Fields {
 		idx := r.of.FieldIndex(fld.Name)
 		if idx < 0 {

@@ -88,7 +88,8 @@ func (r *parquetReader) open(f fileio.File, path string, opts Options) (err erro
 		r.fieldIdx = append(r.fieldIdx, idx)
 		leaves := appendLeaves(nil, &mf.Fields[idx])
 		if leaf, ok := isTopLevelInt96(r.pf, leaves); ok {
-			r.int96 = append(r.int96, &int96Column{field: len(r.fieldIdx) - 1, leaf: leaf})
+			i := len(r.fieldIdx) - 1
+			r.int96 = append(r.int96, &int96Column{field: i, leaf: leaf, wide: i < len(opts.WideTimestamps) && opts.WideTimestamps[i]})
 			continue
 		}
 		if c := r.dictionaryLeaf(len(r.fieldIdx)-1, &mf.Fields[idx]); c != nil {
@@ -568,7 +569,7 @@ func (r *parquetReader) shape(raw arrow.RecordBatch, n int64, own []arrow.Array)
 		}
 		cols[i] = c
 	}
-	return array.NewRecordBatch(arrowconv.WithDictionaries(r.schema, cols), cols, n), nil
+	return array.NewRecordBatch(arrowconv.WithColumnTypes(r.schema, cols), cols, n), nil
 }
 
 // applyDeletes drops the rows a deletion vector removes. start is the

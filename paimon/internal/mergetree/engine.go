@@ -35,41 +35,53 @@ type mergeFunc interface {
 	emit(out []*colWriter, cols []int) (kind types.RowKind, ok bool, err error)
 }
 
+// kept is the one record of a key that a deduplicate or first-row merge
+// keeps.
+type kept struct {
+	row rowRef
+	has bool
+}
+
+func (k *kept) reset() { *k = kept{} }
+
+func (k *kept) keep(r rowRef) { k.row, k.has = r, true }
+
+func (k *kept) emit(out []*colWriter, cols []int) (types.RowKind, bool, error) {
+	if !k.has {
+		return 0, false, nil
+	}
+	return k.row.emit(out, cols), true, nil
+}
+
 // dedupe is DeduplicateMergeFunction: the last record wins; a retract
 // result makes the key disappear (DropDeleteReader). With ignore-delete
 // retracts are skipped, so the previous version survives.
 type dedupe struct {
+	kept
 	ignoreDelete bool
-	last         rowRef
-	has          bool
 }
-
-func (d *dedupe) reset() { d.has = false; d.last = rowRef{} }
 
 func (d *dedupe) add(r rowRef) error {
 	if d.ignoreDelete && r.kind().IsRetract() {
 		return nil
 	}
-	d.last, d.has = r, true
+	d.keep(r)
 	return nil
 }
 
 func (d *dedupe) emit(out []*colWriter, cols []int) (types.RowKind, bool, error) {
-	if !d.has || d.last.kind().IsRetract() {
+	if d.has && d.row.kind().IsRetract() {
 		return 0, false, nil
 	}
-	return d.last.emit(out, cols), true, nil
+	return d.kept.emit(out, cols)
 }
 
 // firstRow is FirstRowMergeFunction: the first (oldest) record wins.
 // Retracts are an error unless ignore-delete skips them.
 type firstRow struct {
+	kept
 	ignoreDelete bool
-	first        rowRef
-	has          bool
 }
-
-func (f *firstRow) reset() { f.has = false; f.first = rowRef{} }
 
 func (f *firstRow) add(r rowRef) error {
 	if r.kind().IsRetract() {
@@ -81,16 +93,9 @@ func (f *firstRow) add(r rowRef) error {
 		return fmt.Errorf("first-row merge engine got a %s record; set ignore-delete=true to skip DELETE/UPDATE_BEFORE records", r.kind())
 	}
 	if !f.has {
-		f.first, f.has = r, true
+		f.keep(r)
 	}
 	return nil
-}
-
-func (f *firstRow) emit(out []*colWriter, cols []int) (types.RowKind, bool, error) {
-	if !f.has {
-		return 0, false, nil
-	}
-	return f.first.emit(out, cols), true, nil
 }
 
 // aggregate is AggregateMergeFunction: one field aggregator per column,

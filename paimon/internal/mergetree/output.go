@@ -278,14 +278,11 @@ func appendGo(b array.Builder, t types.DataType, v any) error {
 		if !ok {
 			return bad()
 		}
-		switch arrowconv.TimeUnitFor(t.Precision) {
-		case arrow.Millisecond:
-			bb.Append(arrow.Timestamp(x.Millis))
-		case arrow.Microsecond:
-			bb.Append(arrow.Timestamp(x.Micros()))
-		default:
-			bb.Append(arrow.Timestamp(x.Nanos()))
+		ts, err := arrowconv.TimestampIn(x, arrowconv.TimeUnitFor(t.Precision))
+		if err != nil {
+			return err
 		}
+		bb.Append(ts)
 	default:
 		return bad()
 	}

@@ -131,6 +131,19 @@ func (p *partialUpdate) clearRow() {
 }
 
 // set stores column j of r (NULL stays NULL) in the row.
+// setSequence reports whether column j is a sequence field of its group
+// gi; a sequence field takes r's value when r is the group's newer row, in
+// an update and a retraction alike.
+func (p *partialUpdate) setSequence(j, gi int, r rowRef) bool {
+	if !p.isSeq[j] {
+		return false
+	}
+	if p.newer[gi] {
+		p.set(j, r)
+	}
+	return true
+}
+
 func (p *partialUpdate) set(j int, r rowRef) {
 	if r.b.cols[j].IsNull(r.i) {
 		p.acc[j] = rowRef{}
@@ -262,15 +275,11 @@ func (p *partialUpdate) updateGroups(r rowRef) error {
 			}
 			continue
 		}
-		if p.empty[gi] {
+		if p.empty[gi] || p.setSequence(j, gi, r) {
 			continue
 		}
 		g := p.aggs[j]
 		switch {
-		case p.isSeq[j]:
-			if p.newer[gi] {
-				p.set(j, r)
-			}
 		case p.newer[gi]:
 			if g != nil {
 				if err := g.Add(c, r.i); err != nil {
@@ -301,15 +310,11 @@ func (p *partialUpdate) retractGroups(r rowRef) error {
 	}
 	for j, c := range r.b.cols {
 		gi := p.groupOf[j]
-		if gi < 0 || p.empty[gi] {
+		if gi < 0 || p.empty[gi] || p.setSequence(j, gi, r) {
 			continue
 		}
 		g := p.aggs[j]
 		switch {
-		case p.isSeq[j]:
-			if p.newer[gi] {
-				p.set(j, r)
-			}
 		case g != nil:
 			// Newer or older, an aggregated member is retracted.
 			if err := g.Retract(c, r.i); err != nil {

@@ -258,6 +258,12 @@ func comparer(arr arrow.Array, t types.DataType, lits []any) (func(i, k int) int
 		}
 		conv := timestampConverter(a.DataType().(*arrow.TimestampType).Unit)
 		return func(i, k int) int { return conv(int64(vs[i])).Compare(ls[k]) }, len(ls), nil
+	case *types.WideTimestampArray:
+		ls, err := literals(nn, bad, func(ts types.TimestampValue) types.TimestampValue { return ts })
+		if err != nil {
+			return nil, 0, err
+		}
+		return func(i, k int) int { return a.Value(i).Compare(ls[k]) }, len(ls), nil
 	}
 	if get, err := bytesGetter(arr); err == nil {
 		ls := make([][]byte, len(nn))

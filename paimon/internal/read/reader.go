@@ -58,6 +58,11 @@ type Reader struct {
 	// cheaper (datafile.Options.Dictionary). Primary-key tables are always
 	// read plain: the merge compares and copies values row by row.
 	Dictionary bool
+	// WideTimestamps gives append-table reads their top-level
+	// TIMESTAMP(7..9) columns as types.WideTimestampType
+	// (datafile.Options.WideTimestamps). Primary-key tables keep Arrow
+	// nanosecond timestamps: the merge compares and copies them as such.
+	WideTimestamps bool
 }
 
 // RowKindColumn is the name of the row kind column (pypaimon's name).
@@ -80,8 +85,14 @@ type Stats struct {
 // OutputSchema is the Arrow schema of the records Read returns.
 func (r *Reader) OutputSchema() (*arrow.Schema, error) {
 	s, err := arrowconv.Schema(r.Fields)
-	if err != nil || !r.IncludeRowKind {
-		return s, err
+	if err != nil {
+		return nil, err
+	}
+	if r.WideTimestamps && r.Schema != nil && len(r.Schema.PrimaryKeys) == 0 {
+		s = arrowconv.WideSchema(s, r.Fields)
+	}
+	if !r.IncludeRowKind {
+		return s, nil
 	}
 	fields := append([]arrow.Field{{Name: RowKindColumn, Type: arrow.BinaryTypes.String}}, s.Fields()...)
 	return arrow.NewSchema(fields, nil), nil
@@ -126,6 +137,7 @@ func (r *Reader) Read(ctx context.Context, sp *split.Split) (array.RecordReader,
 		files: datafile.Options{
 			FIO: r.FIO, ReadSchema: r.Schema, Fields: need, PartitionValues: sp.PartitionValues,
 			Filter: filter, BatchSize: r.BatchSize, Alloc: mem, Scratch: r.Scratch, Dictionary: r.Dictionary,
+			WideTimestamps: r.WideTimestamps,
 		},
 	}
 	if r.Stats != nil {
@@ -272,7 +284,7 @@ func (p *post) apply(ctx context.Context, rec arrow.RecordBatch, hasKind bool) (
 	for i := 0; i < p.nFields; i++ {
 		cols = append(cols, rec.Column(first+i))
 	}
-	return array.NewRecordBatch(arrowconv.WithDictionaries(p.out, cols), cols, rec.NumRows()), nil
+	return array.NewRecordBatch(arrowconv.WithColumnTypes(p.out, cols), cols, rec.NumRows()), nil
 }
 
 // rowKindStrings is the edge where the library's Int8 row kinds

@@ -553,8 +553,10 @@ type timestampColumn struct {
 	shift       *time.Location // non-nil: add this zone's offset (see newTimestamp)
 	rawOffset   int64          // shift's standard offset in ms, Java's offset before 1900
 	unit        arrow.TimeUnit
+	wide        bool // into types.WideTimestampType: every value, exactly
 	s, ns       []int64
 	vals        []arrow.Timestamp
+	wvals       []types.TimestampValue
 }
 
 func (c *timestampColumn) read(b array.Builder, n int, parent []bool) error {
@@ -570,7 +572,11 @@ func (c *timestampColumn) read(b array.Builder, n int, parent []bool) error {
 	if err := c.nanos.next(c.ns); err != nil {
 		return fmt.Errorf("SECONDARY: %w", err)
 	}
-	c.vals = grow(c.vals, n)
+	if c.wide {
+		c.wvals = grow(c.wvals, n)
+	} else {
+		c.vals = grow(c.vals, n)
+	}
 	for i := 0; i < nn; i++ {
 		nanos := parseNanos(c.ns[i])
 		if nanos < 0 || nanos > 999_999_999 {
@@ -585,6 +591,10 @@ func (c *timestampColumn) read(b array.Builder, n int, parent []bool) error {
 			millis += javaZoneOffset(c.shift, c.rawOffset, millis)
 		}
 		sub := nanos % 1_000_000
+		if c.wide {
+			c.wvals[i] = types.TimestampValue{Millis: millis, NanoOfMilli: int32(sub)}
+			continue
+		}
 		// ORC stores nanoseconds whatever the declared precision, and Java's
 		// OrcTimestampColumnVector returns them all (a Java writer passes its
 		// Timestamp through unchanged): digits below the Arrow unit would be
@@ -603,16 +613,26 @@ func (c *timestampColumn) read(b array.Builder, n int, parent []bool) error {
 			}
 			v = millis*1000 + sub/1000
 		case arrow.Nanosecond:
-			// Arrow nanoseconds end at 1677-09-21 and 2262-04-11; a wrapped
-			// value would be a wrong row, so refuse (as for Parquet INT96).
-			if millis > math.MaxInt64/1_000_000 || millis < math.MinInt64/1_000_000 || millis*1_000_000 > math.MaxInt64-sub {
-				return fmt.Errorf("timestamp of %d ms is outside the nanosecond range 1677-09-21..2262-04-11 that TIMESTAMP(7..9) is read into: %w", millis, types.ErrUnsupported)
+			// A wrapped value would be a wrong row: refused, naming the value.
+			if v, err = (types.TimestampValue{Millis: millis, NanoOfMilli: int32(sub)}).CheckedNanos(); err != nil {
+				return err
 			}
-			v = millis*1_000_000 + sub
 		case arrow.Second:
 			v = arith.FloorDiv(millis, 1000)
 		}
 		c.vals[i] = arrow.Timestamp(v)
+	}
+	if c.wide {
+		spread(c.wvals, valid)
+		wb := b.(*array.ExtensionBuilder)
+		for i, v := range c.wvals[:n] {
+			if valid != nil && !valid[i] {
+				wb.AppendNull()
+				continue
+			}
+			types.AppendWideTimestamp(wb, v)
+		}
+		return nil
 	}
 	spread(c.vals, valid)
 	b.(*array.TimestampBuilder).AppendValues(c.vals, valid)

@@ -706,12 +706,16 @@ const base2015UTC = 1420070400 // 2015-01-01T00:00:00Z
 // read: reading in the writer's zone (recorded in the stripe footer) gives
 // the written value.
 func (b *stripeBuilder) timestamp(id, enc uint64, p presence, t orcType, pt types.DataType, at arrow.DataType) (column, error) {
-	tt, ok := at.(*arrow.TimestampType)
-	if !ok {
+	c := &timestampColumn{presence: p, secs: newIntReader(b.stream(id, sData), enc, true),
+		nanos: newIntReader(b.stream(id, sSecondary), enc, false), base: base2015UTC}
+	switch at := at.(type) {
+	case *arrow.TimestampType:
+		c.unit = at.Unit
+	case *types.WideTimestampType:
+		c.wide = true
+	default:
 		return nil, fmt.Errorf("timestamp column into Arrow %s", at)
 	}
-	c := &timestampColumn{presence: p, secs: newIntReader(b.stream(id, sData), enc, true),
-		nanos: newIntReader(b.stream(id, sSecondary), enc, false), base: base2015UTC, unit: tt.Unit}
 	zone := b.sf.timezone
 	shift := t.kind == kTimestamp || (pt.Root == types.TimestampLTZ && b.o.LegacyTimestampLTZ)
 	if utcZones[zone] {

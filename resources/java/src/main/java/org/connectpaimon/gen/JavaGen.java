@@ -137,6 +137,11 @@ public final class JavaGen {
         TABLES.put("javagen.orc_maps_v1", g -> g.orcMaps("orc_maps_v1", Map.of("orc.write.format", "0.11",
                 "orc.column.encoding.direct", "msi,r,arr"), 300, true));
         TABLES.put("javagen.orc_maps_idx", g -> g.orcMaps("orc_maps_idx", Map.of("orc.row.index.stride", "1000"), 2600, false));
+        // TIMESTAMP(7..9) values outside Arrow's nanosecond range (1677-09-21 .. 2262-04-11) that
+        // Java writes and reads: years 0001 and 9999, one nanosecond beyond each end of the range.
+        for (String format : new String[] {"parquet", "orc"}) {
+            TABLES.put("javagen.ts_extreme_" + format, g -> g.tsExtreme("ts_extreme_" + format, format));
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -712,6 +717,53 @@ public final class JavaGen {
         dump(t, tn, null, "d_in", null, null, "d IN (2.0, 700.0)", pb -> pb.in(1, List.of(2.0d, 700.0d)));
         dump(t, tn, null, "f_gt_500", null, null, "f > 500.0", pb -> pb.greaterThan(2, 500.0f));
         dump(t, tn, null, "f_lt_50", null, null, "f < 50.0", pb -> pb.lessThan(2, 50.0f));
+        recordCases = true;
+    }
+
+    // Parquet stores TIMESTAMP(7..9) as INT96 (Julian day, nanos of day), ORC as seconds and nanos:
+    // both hold these values, which an int64 of epoch nanoseconds cannot.
+    private static final String[] TS_EXTREME = {"0001-01-01T00:00:00.000000001", "9999-12-31T23:59:59.999999999",
+        "1677-09-21T00:12:43.145224191", "2262-04-11T23:47:16.854775808", null, "2024-02-29T12:34:56.123456789",
+        "1969-12-31T23:59:59.999999999", "0001-01-01T00:00:00", "1000-03-01T01:02:03.000000004",
+        "1677-09-21T00:12:43.145224192", "2262-04-11T23:47:16.854775807"};
+
+    /** Extreme TIMESTAMP(9) / TIMESTAMP_LTZ(9) / TIMESTAMP(7) values in one append table per format. */
+    private void tsExtreme(String name, String format) throws Exception {
+        Schema schema = Schema.newBuilder().column("id", DataTypes.INT().notNull())
+                .column("ts9", DataTypes.TIMESTAMP(9)).column("ltz9", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(9))
+                .column("ts7", DataTypes.TIMESTAMP(7)).column("ts6", DataTypes.TIMESTAMP(6))
+                .option("file.format", format).option("bucket", "-1").build();
+        Table t = create(name, schema);
+        List<GenericRow> rows = new ArrayList<>();
+        for (int i = 0; i < TS_EXTREME.length; i++) {
+            String v = TS_EXTREME[i];
+            // TIMESTAMP(7) and (6) get the value cut to their digits: what a writer of that precision stores.
+            String v7 = v == null ? null : v.substring(0, Math.min(v.length(), 27));
+            String v6 = v == null ? null : v.substring(0, Math.min(v.length(), 26));
+            rows.add(GenericRow.of(i, ts(v), ts(v), ts(v7), ts(v6)));
+        }
+        write(t, rows.subList(0, 6), null);
+        write(t, rows.subList(6, rows.size()), null);
+        String tn = "javagen." + name;
+        dump(t, tn, null, "full", null, null, null, null);
+        dump(t, tn, null, "proj", null, List.of("ltz9", "id"), null, null);
+        dump(t, tn, null, "ts9_after_2262", null, null, "ts9 > TIMESTAMP '2262-04-11 23:47:16.854775807'",
+                pb -> pb.greaterThan(1, ts("2262-04-11T23:47:16.854775807")));
+        dump(t, tn, null, "ts9_before_1677", null, null, "ts9 < TIMESTAMP '1677-09-21 00:12:43.145224192'",
+                pb -> pb.lessThan(1, ts("1677-09-21T00:12:43.145224192")));
+        dump(t, tn, null, "ts9_eq_9999", null, null, "ts9 = TIMESTAMP '9999-12-31 23:59:59.999999999'",
+                pb -> pb.equal(1, ts("9999-12-31T23:59:59.999999999")));
+        // The smallest value as Java reads it back (ORC: through java.sql.Timestamp's hybrid
+        // calendar, two days earlier than written), equal to it in every column. Java's ORC
+        // read loses those rows (the file's manifest statistics keep 0001-01-01 and prune it),
+        // so its cases are not recorded: tests/interop TestTimestampsBeyondNanosecondRange
+        // compares the library's planned read with them.
+        String min = format.equals("orc") ? "0000-12-30" : "0001-01-01";
+        recordCases = !format.equals("orc");
+        dump(t, tn, null, "ts9_eq_min", null, null, "ts9 = TIMESTAMP '" + min + " 00:00:00'",
+                pb -> pb.equal(1, ts(min + "T00:00:00")));
+        dump(t, tn, null, "ts6_eq_min", null, null, "ts6 = TIMESTAMP '" + min + " 00:00:00'",
+                pb -> pb.equal(4, ts(min + "T00:00:00")));
         recordCases = true;
     }
 
