@@ -110,8 +110,8 @@ func readTopicAs(t *testing.T, addr, topic string, committed, txn bool, each fun
 		}
 	})
 	dry := 0
-	for len(want) > 0 && (!txn || dry < 3) {
-		pctx, pcancel := context.WithTimeout(ctx, 2*time.Second)
+	for len(want) > 0 && (!txn || dry < 2) {
+		pctx, pcancel := context.WithTimeout(ctx, 1500*time.Millisecond)
 		fs := cl.PollFetches(pctx)
 		pcancel()
 		if ctx.Err() != nil {
