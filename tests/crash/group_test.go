@@ -37,7 +37,9 @@ type replica struct {
 //     reaches the topic exactly once, and every replica delivered some;
 //   - a replica is paused (SIGSTOP) past its session timeout, its slots move,
 //     and once resumed it never moves a slot's consumer backwards (the fence);
-//   - a replica is SIGKILLed and a new one started: nothing is lost.
+//   - a replica is SIGKILLed and a new one started: nothing is lost;
+//   - and the same on the bucket-unaware table with exactly_once: nothing
+//     twice either.
 func TestGroupReplicasKafka(t *testing.T) {
 	if testing.Short() {
 		t.Skip("group soak takes minutes")
@@ -46,19 +48,11 @@ func TestGroupReplicasKafka(t *testing.T) {
 	for _, bucket := range []string{"4", "-1"} {
 		t.Run("bucket"+bucket, func(t *testing.T) { groupSoak(t, broker.Addr, bucket, false) })
 	}
-}
-
-// TestGroupExactlyOnceKafka is the group soak with exactly_once: every
-// slot commits its rows with its own transactional id, so the zombie's
-// transactions are fenced and the SIGKILLed replica's open ones aborted —
-// a read_committed consumer sees every row exactly once through all three
-// phases.
-func TestGroupExactlyOnceKafka(t *testing.T) {
-	if testing.Short() {
-		t.Skip("group soak takes minutes")
-	}
-	broker := testenv.StartKafka(t)
-	groupSoak(t, broker.Addr, "-1", true)
+	// With exactly_once every slot commits its rows with its own
+	// transactional id, so the zombie's transactions are fenced and the
+	// SIGKILLed replica's open ones aborted: a read_committed consumer sees
+	// every row exactly once through all three phases.
+	t.Run("exactly_once", func(t *testing.T) { groupSoak(t, broker.Addr, "-1", true) })
 }
 
 // groupSoak drives the three phases on a table with bucket option bucket;
