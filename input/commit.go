@@ -53,7 +53,7 @@ func (p *paimonInput) commit(ctx context.Context, final bool) {
 	case p.eo != nil:
 		// Exactly once: the position Kafka committed, never what was only
 		// acknowledged into an open transaction.
-		if next = p.eo.next.Load(); next == 0 {
+		if next = p.eo.nextSnapshot(); next == 0 {
 			p.touch(ctx, src, final)
 			return
 		}

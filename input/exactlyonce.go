@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/redpanda-data/benthos/v4/public/service"
@@ -70,9 +69,24 @@ type eoState struct {
 	// that moved while this replica was paused); nothing more is written.
 	lost bool
 
-	// next is the consumer position the last commit justifies (0: none yet),
-	// read by the committer goroutine.
-	next atomic.Int64
+	// next is the consumer position the last commit justifies (0: none
+	// yet); the committer goroutine reads it through nextSnapshot.
+	next int64
+}
+
+// nextSnapshot is the consumer position the last commit justifies, 0 when
+// none does yet.
+func (eo *eoState) nextSnapshot() int64 {
+	eo.mu.Lock()
+	defer eo.mu.Unlock()
+	return eo.next
+}
+
+// committed records a commit that justifies consumer position next.
+func (eo *eoState) committed(next int64) {
+	eo.mu.Lock()
+	eo.next = next
+	eo.mu.Unlock()
 }
 
 // eoConnect turns exactly-once on when the stream's output commits
@@ -101,7 +115,7 @@ func (p *paimonInput) eoConnect(ctx context.Context) (config, error) {
 	if eo.lost {
 		return p.cfg, service.ErrEndOfInput
 	}
-	if next := eo.next.Load(); next > 0 && p.cfg.fence != nil && !p.fenced(ctx, next) {
+	if next := eo.nextSnapshot(); next > 0 && p.cfg.fence != nil && !p.fenced(ctx, next) {
 		// A rewind in a slot this replica may no longer own: taking the
 		// producer over again would fence the slot's new owner.
 		return p.cfg, errors.New("exactly once: the group no longer confirms this replica owns the slot")
@@ -136,7 +150,7 @@ func (p *paimonInput) eoConnect(ctx context.Context) (config, error) {
 		eo.resume = &pos
 	}
 	if next, ok := pos.NextSnapshot(); ok {
-		eo.next.Store(next)
+		eo.committed(next)
 	}
 	eo.mu.Lock()
 	eo.delivered = pos
@@ -264,7 +278,7 @@ func (p *paimonInput) eoCommit(ctx context.Context) error {
 	eo.mu.Unlock()
 	eo.rewinds = 0
 	if next, ok := pos.NextSnapshot(); ok {
-		eo.next.Store(next)
+		eo.committed(next)
 	}
 	return nil
 }
@@ -324,7 +338,7 @@ func (p *paimonInput) eoFenced(ctx context.Context, err error) error {
 	if p.cfg.fence == nil {
 		return permanentErr(fmt.Errorf("%w (another pipeline with this consumer_id writes to the cluster, or this one stalled past transaction_timeout)", err))
 	}
-	if next := p.eo.next.Load(); next > 0 && p.cfg.fence(ctx, next) == nil {
+	if next := p.eo.nextSnapshot(); next > 0 && p.cfg.fence(ctx, next) == nil {
 		// Still the slot's owner: the broker aborted a transaction that
 		// outlived transaction_timeout. Read it again.
 		return p.eoRewind(ctx, err)
@@ -379,6 +393,6 @@ func (p *paimonInput) eoFinal(ctx context.Context) {
 		return
 	}
 	if next, ok := pos.NextSnapshot(); ok {
-		eo.next.Store(next)
+		eo.committed(next)
 	}
 }

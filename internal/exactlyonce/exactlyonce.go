@@ -115,9 +115,9 @@ type Record struct {
 	Time int64 `json:"time"` // Unix milliseconds
 }
 
-// NewRecord is the record of pos committed for k now.
-func NewRecord(k Key, pos Position) Record {
-	return Record{Table: k.Table, Consumer: k.Consumer, Position: pos, Time: time.Now().UnixMilli()}
+// EncodeRecord is the stored record of pos committed for k now.
+func EncodeRecord(k Key, pos Position) ([]byte, error) {
+	return json.Marshal(Record{Table: k.Table, Consumer: k.Consumer, Position: pos, Time: time.Now().UnixMilli()})
 }
 
 // ParseRecord decodes a stored record of k; a record that does not decode,

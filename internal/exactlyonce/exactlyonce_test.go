@@ -1,7 +1,6 @@
 package exactlyonce
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -12,7 +11,7 @@ import (
 func TestRecordRoundTrip(t *testing.T) {
 	k := Key{Table: "db.t", Consumer: "c-slot-3"}
 	pos := Position{Snapshot: 7, Full: true, Split: 2, Rows: 99, File: "data-1.parquet"}
-	b, err := json.Marshal(NewRecord(k, pos))
+	b, err := EncodeRecord(k, pos)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package awss3
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -92,7 +91,7 @@ func (c *committer) Resume(ctx context.Context, k exactlyonce.Key) (exactlyonce.
 // stored (the input waited for their acknowledgements), so the position
 // may move there.
 func (c *committer) Commit(ctx context.Context, k exactlyonce.Key, pos exactlyonce.Position) error {
-	body, err := json.Marshal(exactlyonce.NewRecord(k, pos))
+	body, err := exactlyonce.EncodeRecord(k, pos)
 	if err != nil {
 		return err
 	}

@@ -287,7 +287,7 @@ func (c *committer) Commit(ctx context.Context, k exactlyonce.Key, pos exactlyon
 	if p.err != nil {
 		return fmt.Errorf("exactly_once: a record of %s's transaction was refused: %w", p.id, wrapFenced(p.err))
 	}
-	val, err := json.Marshal(exactlyonce.NewRecord(k, pos))
+	val, err := exactlyonce.EncodeRecord(k, pos)
 	if err != nil {
 		return err
 	}
