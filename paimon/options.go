@@ -23,7 +23,7 @@ type readOptions struct {
 	// partitions, files and row groups. It is resolved in the read schema
 	// when a snapshot is planned, and each split carries the result.
 	Filter *predicate.Predicate
-	// BatchSize is the rows per record batch (0: DefaultBatchSize).
+	// BatchSize is the rows per record batch (0: 4,096).
 	BatchSize int
 	// Allocator allocates the Arrow buffers (nil: the catalog's
 	// WithAllocator, else the Go allocator). paimon/arrowpool.New is a

@@ -10,7 +10,6 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/internal/suggest"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
-	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/read"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
@@ -390,10 +389,6 @@ type Read struct {
 // ReadStats are counters of the files, bytes and rows reads really opened;
 // a caller can read them while reads run.
 type ReadStats = read.Stats
-
-// DefaultBatchSize is the number of rows per record batch when a read
-// does not set one.
-const DefaultBatchSize = format.DefaultBatchSize
 
 // WithStats makes reads count files, bytes and rows into st.
 func (r *Read) WithStats(st *ReadStats) *Read {

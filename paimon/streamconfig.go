@@ -76,7 +76,7 @@ type StreamConfig struct {
 	// EmitEmptyPlans makes the scan return a plan for every snapshot it
 	// passes, also skipped or fully pruned ones (see WithEmitEmptyPlans).
 	EmitEmptyPlans bool
-	// BatchSize is the rows per record batch (0: DefaultBatchSize).
+	// BatchSize is the rows per record batch (0: 4,096).
 	BatchSize int
 	// Dictionary lets the reads return Arrow dictionary arrays
 	// (see ReadBuilder.WithDictionary; default false: plain arrays).

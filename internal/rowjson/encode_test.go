@@ -188,9 +188,18 @@ func TestEncodeDateTime(t *testing.T) {
 	// TIMESTAMP(7..9) read with wide timestamps: the nanosecond rendering,
 	// also for the years an int64 of nanoseconds cannot hold.
 	wide := func(ltz bool, vs ...types.TimestampValue) []string {
-		return encodeColumn(t, types.NewWideTimestampType(ltz), func(b array.Builder) {
+		// The reader's layout (paimon/internal/arrowconv.WideTimestamp):
+		// epoch milliseconds and the nanoseconds within.
+		wt := &types.WideTimestampType{ExtensionBase: arrow.ExtensionBase{Storage: arrow.StructOf(
+			arrow.Field{Name: "millis", Type: arrow.PrimitiveTypes.Int64},
+			arrow.Field{Name: "nano_of_milli", Type: arrow.PrimitiveTypes.Int32},
+		)}, LTZ: ltz}
+		return encodeColumn(t, wt, func(b array.Builder) {
 			for _, v := range vs {
-				types.AppendWideTimestamp(b.(*array.ExtensionBuilder), v)
+				s := b.(*array.ExtensionBuilder).StorageBuilder().(*array.StructBuilder)
+				s.Append(true)
+				s.FieldBuilder(0).(*array.Int64Builder).Append(v.Millis)
+				s.FieldBuilder(1).(*array.Int32Builder).Append(v.NanoOfMilli)
 			}
 			b.AppendNull()
 		})

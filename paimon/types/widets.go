@@ -9,8 +9,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
-// WideTimestampName is the Arrow extension name of WideTimestampType.
-const WideTimestampName = "paimon.timestamp"
+// wideTimestampName is the Arrow extension name of WideTimestampType.
+const wideTimestampName = "paimon.timestamp"
 
 // WideTimestampType is the Arrow type a read with wide timestamps
 // (paimon.ReadBuilder.WithWideTimestamps) gives top-level TIMESTAMP(7..9)
@@ -31,9 +31,9 @@ type WideTimestampType struct {
 	LTZ bool
 }
 
-// NewWideTimestampType returns the wide timestamp type (ltz: WITH LOCAL
-// TIME ZONE).
-func NewWideTimestampType(ltz bool) *WideTimestampType {
+// newWideTimestampType returns the wide timestamp type (ltz: WITH LOCAL
+// TIME ZONE); the reader's own constructor is arrowconv.WideTimestamp.
+func newWideTimestampType(ltz bool) *WideTimestampType {
 	return &WideTimestampType{ExtensionBase: arrow.ExtensionBase{Storage: arrow.StructOf(
 		arrow.Field{Name: "millis", Type: arrow.PrimitiveTypes.Int64},
 		arrow.Field{Name: "nano_of_milli", Type: arrow.PrimitiveTypes.Int32},
@@ -44,14 +44,14 @@ func NewWideTimestampType(ltz bool) *WideTimestampType {
 func (*WideTimestampType) ArrayType() reflect.Type { return reflect.TypeOf(WideTimestampArray{}) }
 
 // ExtensionName implements arrow.ExtensionType.
-func (*WideTimestampType) ExtensionName() string { return WideTimestampName }
+func (*WideTimestampType) ExtensionName() string { return wideTimestampName }
 
 // String names the type as Arrow's timestamp names its zone.
 func (t *WideTimestampType) String() string {
 	if t.LTZ {
-		return "extension<" + WideTimestampName + "[tz=UTC]>"
+		return "extension<" + wideTimestampName + "[tz=UTC]>"
 	}
-	return "extension<" + WideTimestampName + ">"
+	return "extension<" + wideTimestampName + ">"
 }
 
 // Serialize implements arrow.ExtensionType: the zone, as Arrow's
@@ -65,12 +65,12 @@ func (t *WideTimestampType) Serialize() string {
 
 // Deserialize implements arrow.ExtensionType.
 func (*WideTimestampType) Deserialize(storage arrow.DataType, data string) (arrow.ExtensionType, error) {
-	want := NewWideTimestampType(data == "UTC")
+	want := newWideTimestampType(data == "UTC")
 	if data != "" && data != "UTC" {
-		return nil, fmt.Errorf("%s: zone %q, want \"\" or \"UTC\"", WideTimestampName, data)
+		return nil, fmt.Errorf("%s: zone %q, want \"\" or \"UTC\"", wideTimestampName, data)
 	}
 	if !arrow.TypeEqual(storage, want.Storage) {
-		return nil, fmt.Errorf("%s: storage %s, want %s", WideTimestampName, storage, want.Storage)
+		return nil, fmt.Errorf("%s: storage %s, want %s", wideTimestampName, storage, want.Storage)
 	}
 	return want, nil
 }
@@ -95,15 +95,6 @@ func (a *WideTimestampArray) Value(i int) TimestampValue {
 	}
 }
 
-// AppendWideTimestamp appends v to a builder of WideTimestampType (the
-// *array.ExtensionBuilder array.NewBuilder returns for it).
-func AppendWideTimestamp(b *array.ExtensionBuilder, v TimestampValue) {
-	s := b.StorageBuilder().(*array.StructBuilder)
-	s.Append(true)
-	s.FieldBuilder(0).(*array.Int64Builder).Append(v.Millis)
-	s.FieldBuilder(1).(*array.Int32Builder).Append(v.NanoOfMilli)
-}
-
 var (
 	_ arrow.ExtensionType  = (*WideTimestampType)(nil)
 	_ array.ExtensionArray = (*WideTimestampArray)(nil)
@@ -113,7 +104,7 @@ var (
 // nanosecond timestamp holds (1677-09-21T00:12:43.145224192 ..
 // 2262-04-11T23:47:16.854775807). It wraps ErrUnsupported: a read with
 // wide timestamps returns such values (WideTimestampType).
-var ErrNanosecondRange = fmt.Errorf("outside the range of an Arrow nanosecond timestamp (1677-09-21T00:12:43.145224192..2262-04-11T23:47:16.854775807); a read with wide timestamps (ReadBuilder.WithWideTimestamps, StreamConfig.WideTimestamps) returns it as %s: %w", WideTimestampName, ErrUnsupported)
+var ErrNanosecondRange = fmt.Errorf("outside the range of an Arrow nanosecond timestamp (1677-09-21T00:12:43.145224192..2262-04-11T23:47:16.854775807); a read with wide timestamps (ReadBuilder.WithWideTimestamps, StreamConfig.WideTimestamps) returns it as %s: %w", wideTimestampName, ErrUnsupported)
 
 // CheckedNanos returns t as epoch nanoseconds, or an error wrapping
 // ErrNanosecondRange that names the value when an int64 cannot hold it.

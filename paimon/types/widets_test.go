@@ -41,12 +41,15 @@ func TestCheckedNanos(t *testing.T) {
 func TestWideTimestampArray(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	wt := NewWideTimestampType(true)
+	wt := newWideTimestampType(true)
 	b := array.NewExtensionBuilder(mem, wt)
 	defer b.Release()
 	vals := []TimestampValue{{Millis: -62135596800000, NanoOfMilli: 1}, {Millis: 253402300799999, NanoOfMilli: 999999}}
 	for _, v := range vals {
-		AppendWideTimestamp(b, v)
+		s := b.StorageBuilder().(*array.StructBuilder)
+		s.Append(true)
+		s.FieldBuilder(0).(*array.Int64Builder).Append(v.Millis)
+		s.FieldBuilder(1).(*array.Int32Builder).Append(v.NanoOfMilli)
 	}
 	b.AppendNull()
 	arr := b.NewArray()
@@ -68,7 +71,7 @@ func TestWideTimestampArray(t *testing.T) {
 	if err != nil || !arrow.TypeEqual(back, wt) {
 		t.Errorf("Deserialize(Serialize()) = %v, %v", back, err)
 	}
-	if arrow.TypeEqual(NewWideTimestampType(false), wt) {
+	if arrow.TypeEqual(newWideTimestampType(false), wt) {
 		t.Error("TIMESTAMP and TIMESTAMP_LTZ wide types are equal")
 	}
 }

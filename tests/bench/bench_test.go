@@ -192,7 +192,7 @@ func rawRead(ctx context.Context, tb testing.TB, path string, proj []string) int
 		}
 		cols = append(cols, i)
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: paimon.DefaultBatchSize}, memory.DefaultAllocator)
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 4096 /* the library's default batch */}, memory.DefaultAllocator)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -35,7 +35,6 @@ import (
 	// The binary's `none` tracer, so per-message costs are the binary's.
 	_ "github.com/connect-paimon/connect-paimon/internal/observe/notrace"
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
-	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
 // wideRows must match make_tables.py (8 commits of 131,072 rows).
@@ -224,7 +223,7 @@ func rawDecode(tb testing.TB, files []string) int64 {
 		if err != nil {
 			tb.Fatalf("%s: %v", path, err)
 		}
-		fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: paimon.DefaultBatchSize, Parallel: true}, memory.DefaultAllocator)
+		fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 4096 /* the library's default batch */, Parallel: true}, memory.DefaultAllocator)
 		if err != nil {
 			tb.Fatal(err)
 		}

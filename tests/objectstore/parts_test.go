@@ -3,12 +3,12 @@ package objectstore_test
 import (
 	"bytes"
 	"context"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/fileiotest"
-	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
 )
 
 // TestVersitygwParallelPartReads reads a 20 MB object from versitygw as
@@ -20,7 +20,7 @@ func TestVersitygwParallelPartReads(t *testing.T) {
 	ctx := context.Background()
 	const size = 20<<20 + 1234
 	base := versity(t, fileiotest.FaultConfig{})
-	data := fileiotest.Bytes(5, size)
+	data := pseudoBytes(5, size)
 	const uri = "s3://" + bucket + "/wh/parts/big.bin"
 	if err := base.open(t, base.options()).WriteFileAtomic(ctx, uri, data, true); err != nil {
 		t.Fatal(err)
@@ -67,7 +67,21 @@ func TestVersitygwParallelPartReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = f.ReadAt(make([]byte, size+9<<20), 0)
-	if err == nil || !strings.Contains(err.Error(), uri) || objstore.IsTransient(err) {
-		t.Fatalf("read of an object shorter than recorded = %v, want a permanent error naming %s", err, uri)
+	// The part past the object's end fails with 416; one inside it finds the
+	// size mismatch first: whichever the parallel parts meet first.
+	if err == nil || !strings.Contains(err.Error(), uri) || !strings.Contains(err.Error(), "replaced or wrong size recorded") && !strings.Contains(err.Error(), "StatusCode: 416") {
+		// (That neither is retried is objstore's own test.)
+		t.Fatalf("read of an object shorter than recorded = %v, want the size mismatch naming %s", err, uri)
 	}
+}
+
+// pseudoBytes returns n deterministic pseudo-random bytes, so expected
+// content is generated independently of the code under test.
+func pseudoBytes(seed uint64, n int) []byte {
+	b := make([]byte, n)
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
 }

@@ -40,7 +40,7 @@ func Run(t *testing.T, fio fileio.FileIO, root string, cfg Config) {
 		d := dir(t)
 		for _, n := range []int{0, 1, 7, 4096, 1<<20 + 3} {
 			p := fileio.Join(d, fmt.Sprintf("f-%d", n))
-			data := Bytes(uint64(n), n)
+			data := pseudoBytes(uint64(n), n)
 			if err := fio.WriteFileAtomic(ctx, p, data, false); err != nil {
 				t.Fatalf("write %d bytes: %v", n, err)
 			}
@@ -108,7 +108,7 @@ func Run(t *testing.T, fio fileio.FileIO, root string, cfg Config) {
 	t.Run("RangedReads", func(t *testing.T) {
 		p := fileio.Join(dir(t), "data.parquet")
 		const size = 700_001
-		data := Bytes(42, size)
+		data := pseudoBytes(42, size)
 		if err := fio.WriteFileAtomic(ctx, p, data, true); err != nil {
 			t.Fatal(err)
 		}
@@ -220,7 +220,7 @@ func Run(t *testing.T, fio fileio.FileIO, root string, cfg Config) {
 			"t/a": 3, "t/b-1": 5, "t/sub/c": 1, "t/sub2/x/y": 2, "tx/z": 1, "t.json": 2,
 		}
 		for k, n := range files {
-			if err := fio.WriteFileAtomic(ctx, fileio.Join(d, k), Bytes(7, n), true); err != nil {
+			if err := fio.WriteFileAtomic(ctx, fileio.Join(d, k), pseudoBytes(7, n), true); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -311,9 +311,9 @@ func checkNotExist(t *testing.T, op, p string, err error) {
 	}
 }
 
-// Bytes returns n deterministic pseudo-random bytes, so expected content is
-// generated independently of the code under test.
-func Bytes(seed uint64, n int) []byte {
+// pseudoBytes returns n deterministic pseudo-random bytes, so expected
+// content is generated independently of the code under test.
+func pseudoBytes(seed uint64, n int) []byte {
 	b := make([]byte, n)
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	for i := range b {

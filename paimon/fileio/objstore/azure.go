@@ -247,7 +247,7 @@ func isLoopback(host string) bool {
 // azureResponseCheck runs once per request attempt (the SDK's retries are
 // off, so per call is per attempt). It makes whole-blob reads ranged, so the size comes
 // from Content-Range and a body cut short with a consistent Content-Length
-// is caught; turns 408/429/5xx into errors IsTransient recognises (an
+// is caught; turns 408/429/5xx into errors isTransient recognises (an
 // azcore.ResponseError carries the status in a field it does not look at)
 // and 401/403 into permission errors;
 // and checks listing answers parse, so a cut listing is retried rather than
@@ -352,7 +352,7 @@ func checkAzureBody(r *http.Request, resp *http.Response) error {
 }
 
 // azureStatusError is an HTTP error answer of the Blob service; it
-// implements the HTTPStatusCode method IsTransient looks for.
+// implements the HTTPStatusCode method isTransient looks for.
 type azureStatusError struct {
 	code                int
 	method, path, brief string
@@ -378,5 +378,5 @@ func (e *azureStatusError) Error() string {
 	return fmt.Sprintf("Azure %s %s: HTTP %d %s", e.method, e.path, e.code, e.brief)
 }
 
-// HTTPStatusCode reports the response status for IsTransient.
+// HTTPStatusCode reports the response status for isTransient.
 func (e *azureStatusError) HTTPStatusCode() int { return e.code }

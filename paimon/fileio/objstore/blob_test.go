@@ -161,7 +161,7 @@ func TestS3RequestEconomy(t *testing.T) {
 	}
 
 	// Small reads near each other and in the footer cost one GET each block.
-	data := fileiotest.Bytes(3, 2<<20)
+	data := pseudoBytes(3, 2<<20)
 	p := "s3://warehouse/wh/db.db/t/bucket-0/data-1.parquet"
 	if err := fio.WriteFileAtomic(ctx, p, data, true); err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ package objstore
 var (
 	ErrShortRead  = errShortRead
 	ParseLocation = parseLocation
+	IsTransient   = isTransient
 )
 
 type Location = location

@@ -156,7 +156,7 @@ func gcsEndpoint(ep string) (string, error) {
 
 // gcsResponseCheck turns answers the storage client would only understand
 // through its own (disabled) retryer into errors carrying the HTTP status:
-// 408, 429 and 5xx become transient for IsTransient, and 401/403 become
+// 408, 429 and 5xx become transient for isTransient, and 401/403 become
 // errors instead of gcsblob's mapping of 403 to NotFound, which would make
 // Exists report a missing snapshot when the credentials are wrong.
 type gcsResponseCheck struct{ next http.RoundTripper }
@@ -252,7 +252,7 @@ func checkGCSLength(resp *http.Response) error {
 }
 
 // gcsStatusError is an HTTP error answer of the storage service; it
-// implements the HTTPStatusCode method IsTransient looks for.
+// implements the HTTPStatusCode method isTransient looks for.
 type gcsStatusError struct {
 	code           int
 	method, detail string
@@ -274,5 +274,5 @@ func (e *gcsStatusError) Error() string {
 	return fmt.Sprintf("%s: HTTP %d: %s", e.method, e.code, e.detail)
 }
 
-// HTTPStatusCode reports the response status for IsTransient.
+// HTTPStatusCode reports the response status for isTransient.
 func (e *gcsStatusError) HTTPStatusCode() int { return e.code }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -68,7 +69,7 @@ func partServer(t *testing.T, fc fileiotest.FaultConfig, n int) (*inflight, *fil
 		ReadAhead: 1 << 10, TailCache: -1,
 		ReadPartSize: 64 << 10, ReadParallelism: 3,
 	}
-	data := fileiotest.Bytes(16, n)
+	data := pseudoBytes(16, n)
 	if err := openFIO(t, opts).WriteFileAtomic(context.Background(), "s3://warehouse/big.bin", data, true); err != nil {
 		t.Fatal(err)
 	}
@@ -210,4 +211,15 @@ func TestParallelPartReadShort(t *testing.T) {
 	if g := gets.Load(); g > int64(opts.ReadParallelism) {
 		t.Errorf("size mismatch: %d GETs, want at most the parts in flight (%d), no retries", g, opts.ReadParallelism)
 	}
+}
+
+// pseudoBytes returns n deterministic pseudo-random bytes, so expected
+// content is generated independently of the code under test.
+func pseudoBytes(seed uint64, n int) []byte {
+	b := make([]byte, n)
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
 }

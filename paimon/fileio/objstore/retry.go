@@ -66,7 +66,7 @@ func (r retrier) do(ctx context.Context, op string, fn attemptFunc) error {
 		}
 		if timedOut {
 			err = fmt.Errorf("attempt timed out after %s: %w", r.timeout, err)
-		} else if !IsTransient(err) {
+		} else if !isTransient(err) {
 			return err
 		}
 		if attempt >= r.max {
@@ -88,11 +88,11 @@ func (r retrier) backoff(attempt int) time.Duration {
 	return time.Duration(rand.Int64N(int64(d) + 1))
 }
 
-// IsTransient reports whether a storage error is worth retrying: server
+// isTransient reports whether a storage error is worth retrying: server
 // errors (5xx), throttling (429, SlowDown), request timeouts, connection
 // resets and refusals, and bodies cut short. Missing objects, permission
 // errors, failed preconditions and other 4xx are permanent.
-func IsTransient(err error) bool {
+func isTransient(err error) bool {
 	var sm *sizeMismatchError
 	if err == nil || errors.Is(err, context.Canceled) || errors.As(err, &sm) {
 		return false
@@ -136,10 +136,10 @@ func isNotFound(err error) bool { return gcerrors.Code(err) == gcerrors.NotFound
 // Retry is the object stores' bounded retry policy as these options
 // configure it (MaxRetries, RetryBaseDelay, RetryMaxDelay, RequestTimeout,
 // Metrics: exponential backoff with full jitter, a timeout per attempt,
-// IsTransient as the classifier), for the library's other network clients
+// isTransient as the classifier), for the library's other network clients
 // — the REST catalog — to retry exactly as storage does instead of growing
 // a second policy. The function runs fn until it succeeds, returns an
-// error IsTransient rejects, exhausts the retries or ctx ends; it returns
+// error isTransient rejects, exhausts the retries or ctx ends; it returns
 // the last attempt's error (with "giving up after N attempts" when the
 // retries ran out).
 func (o Options) Retry() func(ctx context.Context, op string, fn func(ctx context.Context, attempt int) error) error {

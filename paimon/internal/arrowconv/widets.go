@@ -29,7 +29,7 @@ func WideSchema(s *arrow.Schema, fields []types.DataField) *arrow.Schema {
 		if out == nil {
 			out = s.Fields() // a copy
 		}
-		out[i].Type = types.NewWideTimestampType(f.Type.Root == types.TimestampLTZ)
+		out[i].Type = WideTimestamp(f.Type.Root == types.TimestampLTZ)
 	}
 	if out == nil {
 		return s
@@ -49,7 +49,7 @@ func Widen(a *array.Timestamp, wt *types.WideTimestampType, mem memory.Allocator
 			b.AppendNull()
 			continue
 		}
-		types.AppendWideTimestamp(b, fromUnits(int64(v), per))
+		AppendWideTimestamp(b, fromUnits(int64(v), per))
 	}
 	return b.NewArray()
 }
@@ -81,4 +81,22 @@ func TimestampIn(v types.TimestampValue, unit arrow.TimeUnit) (arrow.Timestamp, 
 	}
 	ns, err := v.CheckedNanos()
 	return arrow.Timestamp(ns), err
+}
+
+// WideTimestamp returns the Arrow type of wide timestamps (ltz: WITH LOCAL
+// TIME ZONE), the one types.WideTimestampType's Deserialize also builds.
+func WideTimestamp(ltz bool) *types.WideTimestampType {
+	return &types.WideTimestampType{ExtensionBase: arrow.ExtensionBase{Storage: arrow.StructOf(
+		arrow.Field{Name: "millis", Type: arrow.PrimitiveTypes.Int64},
+		arrow.Field{Name: "nano_of_milli", Type: arrow.PrimitiveTypes.Int32},
+	)}, LTZ: ltz}
+}
+
+// AppendWideTimestamp appends v to a builder of a wide timestamp type (the
+// *array.ExtensionBuilder array.NewBuilder returns for it).
+func AppendWideTimestamp(b *array.ExtensionBuilder, v types.TimestampValue) {
+	s := b.StorageBuilder().(*array.StructBuilder)
+	s.Append(true)
+	s.FieldBuilder(0).(*array.Int64Builder).Append(v.Millis)
+	s.FieldBuilder(1).(*array.Int32Builder).Append(v.NanoOfMilli)
 }

@@ -148,8 +148,8 @@ func (c *int96Column) read(n int, t types.DataType, mem memory.Allocator) (arrow
 // timestamp, refusing what nanoseconds cannot hold.
 func (c *int96Column) builder(t types.DataType, mem memory.Allocator) (array.Builder, func(types.TimestampValue) error, error) {
 	if c.wide {
-		wb := array.NewExtensionBuilder(mem, types.NewWideTimestampType(t.Root == types.TimestampLTZ))
-		return wb, func(v types.TimestampValue) error { types.AppendWideTimestamp(wb, v); return nil }, nil
+		wb := array.NewExtensionBuilder(mem, arrowconv.WideTimestamp(t.Root == types.TimestampLTZ))
+		return wb, func(v types.TimestampValue) error { arrowconv.AppendWideTimestamp(wb, v); return nil }, nil
 	}
 	dt, err := arrowconv.Type(t)
 	if err != nil {

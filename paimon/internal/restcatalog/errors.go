@@ -64,7 +64,7 @@ func (e *Error) Error() string {
 	return msg
 }
 
-// HTTPStatusCode lets objstore.IsTransient classify the status (408, 429
+// HTTPStatusCode lets objstore's retry classify the status (408, 429
 // and 5xx but 501 are retried), so the catalog retries exactly as storage.
 func (e *Error) HTTPStatusCode() int {
 	if e.Malformed {

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/connect-paimon/connect-paimon/internal/arith"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -630,7 +631,7 @@ func (c *timestampColumn) read(b array.Builder, n int, parent []bool) error {
 				wb.AppendNull()
 				continue
 			}
-			types.AppendWideTimestamp(wb, v)
+			arrowconv.AppendWideTimestamp(wb, v)
 		}
 		return nil
 	}
