@@ -25,6 +25,9 @@ func TestExactlyOnceKafka(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kafka crash test takes one to two minutes")
 	}
+	// The soaks mostly wait (kill intervals, writer pauses): the exactly-once
+	// ones overlap, each with servers of its own.
+	t.Parallel()
 	broker := testenv.StartKafka(t)
 	const topic = "paimon-eo"
 	const kills, brokerRestartAt = 12, 11
@@ -84,6 +87,7 @@ func TestExactlyOnceZombieFenced(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kafka crash test")
 	}
+	t.Parallel()
 	broker := testenv.StartKafka(t)
 	py := testenv.Python(t)
 	bin := testenv.Binary(t)

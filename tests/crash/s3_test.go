@@ -111,6 +111,7 @@ func TestExactlyOnceS3(t *testing.T) {
 	if testing.Short() {
 		t.Skip("s3 crash test takes one to two minutes")
 	}
+	t.Parallel()
 	const access, secret, bucket = "eokey", "eosecret", "exactly-once"
 	endpoint := testenv.StartVersitygw(t, access, secret, bucket)
 	client := s3.New(s3.Options{
