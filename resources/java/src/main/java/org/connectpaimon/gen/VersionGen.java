@@ -1,0 +1,348 @@
+package org.connectpaimon.gen;
+
+import java.io.Writer;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.GenericArray;
+import org.apache.paimon.data.GenericMap;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.predicate.PredicateBuilder;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchTableWrite;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowKind;
+import org.apache.paimon.types.RowType;
+
+/**
+ * The writer-version matrix: one small table set written and read by whichever Paimon release
+ * this file is compiled against (pom.xml: the default 1.3.1 build, or -Dpaimon.legacy=0.9.0),
+ * into the database {@code java_<version>} (dots as underscores), with that release's own reads
+ * as the expected cases. It uses only API every release of the matrix has, so the same tables
+ * come from each version.
+ *
+ * <pre>mvn -q -o -Dpaimon.legacy=0.9.0 compile exec:java -Dexec.args="--warehouse W --expected E --cases C --differs D"
+ * mvn -q -o compile exec:java -Dexec.mainClass=org.connectpaimon.gen.VersionGen -Dexec.args="--warehouse W --expected E --cases C --differs D --read-db java_0_9_0"</pre>
+ *
+ * With --read-db, nothing is written: this release reads the tables another release wrote
+ * (cases named {@code <case>_by_<version>}), which is what a reader of record owes old tables.
+ *
+ * Tables: Avro append and primary-key tables (releases before 1.0 declare the Avro row itself
+ * nullable), and the same rows with NULL rows next to rows whose fields are all NULL (top-level
+ * and as array elements) in ORC, Avro and Parquet. Parquet keeps the two apart (the group's
+ * definition level), and so do ORC and Avro, but Paimon 0.9's Parquet reader returns NULL for a
+ * row whose fields are all NULL. A Parquet read that differs from the same release's ORC read of
+ * the same rows therefore goes to the --differs file (the Go side checks it is exactly that
+ * collapse), not to the cases.
+ */
+public final class VersionGen {
+    private final Catalog catalog;
+    private final String db;
+    /** The release whose reads are dumped (the one on the classpath). */
+    private final String version;
+    /** Appended to case names when reading another release's tables. */
+    private final String caseSuffix;
+    private final Path expected;
+    private final List<String> cases = new ArrayList<>();
+    private final List<String> differs = new ArrayList<>();
+
+    private VersionGen(Catalog catalog, String version, String db, String caseSuffix, Path expected) {
+        this.catalog = catalog;
+        this.version = version;
+        this.db = db;
+        this.caseSuffix = caseSuffix;
+        this.expected = expected;
+    }
+
+    /** One table: how it is written, and the reads recorded as cases. */
+    private interface TableGen {
+        void write(VersionGen g) throws Exception;
+
+        void read(VersionGen g) throws Exception;
+    }
+
+    private static final Map<String, TableGen> TABLES = new LinkedHashMap<>();
+
+    static {
+        TABLES.put("avro_append", new TableGen() {
+            public void write(VersionGen g) throws Exception { writeAvroAppend(g); }
+            public void read(VersionGen g) throws Exception { readAvroAppend(g); }
+        });
+        TABLES.put("avro_pk", new TableGen() {
+            public void write(VersionGen g) throws Exception { writeAvroPk(g); }
+            public void read(VersionGen g) throws Exception { readAvroPk(g); }
+        });
+        // ORC first: its reads are the reference the Parquet reads are held against.
+        TABLES.put("nullrow", new TableGen() {
+            public void write(VersionGen g) throws Exception {
+                for (String format : NULLROW_FORMATS) g.writeNullRows("nullrow_" + format, format);
+            }
+            public void read(VersionGen g) throws Exception { g.readNullRows(); }
+        });
+    }
+
+    private static final String[] NULLROW_FORMATS = {"orc", "avro", "parquet"};
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> a = new HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) a.put(args[i], args[i + 1]);
+        if (!a.containsKey("--warehouse") || !a.containsKey("--expected") || !a.containsKey("--cases") || !a.containsKey("--differs")) {
+            throw new IllegalArgumentException("usage: --warehouse DIR --expected DIR --cases FILE --differs FILE [--read-db java_X_Y_Z]");
+        }
+        // The version the classes really come from, so a mis-built classpath cannot pass for
+        // another release.
+        String version = org.apache.paimon.Snapshot.class.getPackage().getImplementationVersion();
+        if (version == null) throw new IllegalStateException("paimon-bundle on the classpath has no Implementation-Version");
+        String readDb = a.get("--read-db");
+        String db = readDb != null ? readDb : "java_" + version.replace('.', '_');
+        String suffix = readDb != null ? "_by_" + version.replace('.', '_') : "";
+        Path wh = Paths.get(a.get("--warehouse")).toAbsolutePath();
+        Files.createDirectories(wh);
+        try (Catalog cat = CatalogFactory.createCatalog(CatalogContext.create(new org.apache.paimon.fs.Path(wh.toString())))) {
+            VersionGen g = new VersionGen(cat, version, db, suffix, Paths.get(a.get("--expected")));
+            if (readDb == null) {
+                cat.dropDatabase(db, true, true);
+                cat.createDatabase(db, false);
+            }
+            for (Map.Entry<String, TableGen> e : TABLES.entrySet()) {
+                if (readDb == null) e.getValue().write(g);
+                e.getValue().read(g);
+                System.out.println((readDb == null ? "wrote and read " : "read ") + db + "." + e.getKey());
+            }
+            String head = "{\"generator\":\"resources/java VersionGen\",\"writer_version\":\"java paimon "
+                    + (readDb == null ? version : readDb + " read by " + version) + "\",\"cases\":[\n";
+            try (Writer w = Files.newBufferedWriter(Paths.get(a.get("--cases")), StandardCharsets.UTF_8)) {
+                w.write(head + String.join(",\n", g.cases) + "\n]}\n");
+            }
+            try (Writer w = Files.newBufferedWriter(Paths.get(a.get("--differs")), StandardCharsets.UTF_8)) {
+                w.write(head + String.join(",\n", g.differs) + "\n]}\n");
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------ helpers
+
+    private Table create(String name, Schema schema) throws Exception {
+        Identifier id = Identifier.create(db, name);
+        catalog.createTable(id, schema, false);
+        return catalog.getTable(id);
+    }
+
+    private static void write(Table t, List<? extends InternalRow> rows) throws Exception {
+        BatchWriteBuilder wb = t.newBatchWriteBuilder();
+        try (BatchTableWrite w = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
+            for (InternalRow r : rows) w.write(r);
+            c.commit(w.prepareCommit());
+        }
+    }
+
+    /** A full compaction of every bucket of an unpartitioned table, as one commit. */
+    private static void compact(Table t, int buckets) throws Exception {
+        BatchWriteBuilder wb = t.newBatchWriteBuilder();
+        try (BatchTableWrite w = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
+            for (int b = 0; b < buckets; b++) w.compact(BinaryRow.EMPTY_ROW, b, true);
+            c.commit(w.prepareCommit());
+        }
+    }
+
+    private Table table(String name) throws Exception {
+        return catalog.getTable(Identifier.create(db, name));
+    }
+
+    /**
+     * Java's read of one case, recorded as JavaGen does (executeFilter: an exact row filter),
+     * into the cases, or into the --differs file when toDiffers. Returns the sorted lines.
+     */
+    private List<String> dump(String name, String caseName, Long snapshot, List<String> projection,
+                              String filterText, Function<PredicateBuilder, Predicate> filter,
+                              Function<List<String>, Boolean> toDiffers) throws Exception {
+        Table table = table(name);
+        caseName = caseName + caseSuffix;
+        Table t = snapshot == null ? table : table.copy(Collections.singletonMap("scan.snapshot-id", snapshot.toString()));
+        ReadBuilder rb = t.newReadBuilder();
+        RowType rowType = t.rowType();
+        if (filter != null) rb = rb.withFilter(filter.apply(new PredicateBuilder(rowType)));
+        if (projection != null) {
+            int[] idx = projection.stream().mapToInt(rowType::getFieldIndex).toArray();
+            rb = rb.withProjection(idx);
+            rowType = rowType.project(idx);
+        }
+        List<String> lines = new ArrayList<>();
+        var read = rb.newRead();
+        if (filter != null) read = read.executeFilter();
+        try (RecordReader<InternalRow> reader = read.createReader(rb.newScan().plan())) {
+            final RowType rt = rowType;
+            reader.forEachRemaining(r -> lines.add(Canon.row(r, rt)));
+        }
+        lines.sort(Canon::codePointCompare);
+        String tableName = db + "." + name;
+        Path out = expected.resolve(tableName).resolve(caseName + ".jsonl");
+        Files.createDirectories(out.getParent());
+        Files.write(out, lines.isEmpty() ? new byte[0] : (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+        StringBuilder c = new StringBuilder("{\"table\":").append(Canon.str(tableName))
+                .append(",\"case\":").append(Canon.str(caseName))
+                .append(",\"snapshot\":").append(snapshot == null ? "null" : snapshot.toString())
+                .append(",\"projection\":");
+        if (projection == null) c.append("null");
+        else {
+            c.append('[');
+            for (int i = 0; i < projection.size(); i++) c.append(i > 0 ? "," : "").append(Canon.str(projection.get(i)));
+            c.append(']');
+        }
+        c.append(",\"filter\":").append(filterText == null ? "null" : Canon.str(filterText))
+                .append(",\"expected\":").append(Canon.str("expected/" + tableName + "/" + caseName + ".jsonl"))
+                .append(",\"rows\":").append(lines.size())
+                .append(",\"writer\":").append(Canon.str("java-" + version))
+                .append('}');
+        (toDiffers != null && toDiffers.apply(lines) ? differs : cases).add(c.toString());
+        return lines;
+    }
+
+    private List<String> dump(String name, String caseName, Long snapshot, List<String> projection,
+                              String filterText, Function<PredicateBuilder, Predicate> filter) throws Exception {
+        return dump(name, caseName, snapshot, projection, filterText, filter, null);
+    }
+
+    private static BinaryString s(String v) {
+        return v == null ? null : BinaryString.fromString(v);
+    }
+
+    private static GenericRow row(Object... fields) {
+        return GenericRow.of(fields);
+    }
+
+    // ------------------------------------------------------------------------------------ tables
+
+    /** An append table in Avro (partitioned, two commits) with the nested types Avro maps. */
+    private static void writeAvroAppend(VersionGen g) throws Exception {
+        Schema schema = Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .column("p", DataTypes.STRING())
+                .column("s", DataTypes.STRING())
+                .column("d", DataTypes.DECIMAL(10, 2))
+                .column("ts", DataTypes.TIMESTAMP(3))
+                .column("r", DataTypes.ROW(DataTypes.FIELD(0, "a", DataTypes.INT()), DataTypes.FIELD(1, "b", DataTypes.STRING())))
+                .column("arr", DataTypes.ARRAY(DataTypes.STRING()))
+                .column("m", DataTypes.MAP(DataTypes.STRING(), DataTypes.INT()))
+                .partitionKeys("p")
+                .option("file.format", "avro")
+                .build();
+        Table t = g.create("avro_append", schema);
+        List<GenericRow> first = new ArrayList<>();
+        for (int i = 1; i <= 6; i++) {
+            Map<Object, Object> m = new LinkedHashMap<>();
+            m.put(s("k" + i), i % 3 == 0 ? null : i * 10);
+            first.add(row(i, s(i % 2 == 0 ? "even" : "odd"), i == 4 ? null : s("s" + i),
+                    i == 5 ? null : Decimal.fromBigDecimal(new BigDecimal(i + ".25"), 10, 2),
+                    Timestamp.fromLocalDateTime(LocalDateTime.parse("2024-0" + i + "-01T12:00:00.123")),
+                    i == 3 ? null : row(i, i == 2 ? null : s("b" + i)),
+                    i == 6 ? null : new GenericArray(new Object[] {s("x" + i), null}),
+                    i == 1 ? null : new GenericMap(m)));
+        }
+        write(t, first);
+        write(t, List.of(row(7, s("odd"), s("s7"), null, null, row(null, null), new GenericArray(new Object[0]),
+                new GenericMap(Map.of()))));
+    }
+
+    private static void readAvroAppend(VersionGen g) throws Exception {
+        g.dump("avro_append", "full", null, null, null, null);
+        g.dump("avro_append", "snap1_full", 1L, null, null, null);
+        g.dump("avro_append", "filter_id", null, null, "id > 3", b -> b.greaterThan(0, 3));
+        g.dump("avro_append", "proj_r_m", null, List.of("m", "r"), null, null);
+        g.dump("avro_append", "filter_part", null, List.of("id", "s"), "p = 'even'", b -> b.equal(1, s("even")));
+    }
+
+    /** A primary-key table in Avro: level-0 files, an update and a delete, then a full compaction. */
+    private static void writeAvroPk(VersionGen g) throws Exception {
+        Schema schema = Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull())
+                .column("v", DataTypes.STRING())
+                .column("n", DataTypes.BIGINT())
+                .column("r", DataTypes.ROW(DataTypes.FIELD(0, "a", DataTypes.INT())))
+                .primaryKey("id")
+                .option("bucket", "2")
+                .option("file.format", "avro")
+                .build();
+        Table t = g.create("avro_pk", schema);
+        List<GenericRow> first = new ArrayList<>();
+        for (int i = 1; i <= 8; i++) first.add(row(i, s("v" + i), (long) i * 100, i % 4 == 0 ? null : row(i)));
+        write(t, first);
+        GenericRow del = row(5, null, null, null);
+        del.setRowKind(RowKind.DELETE);
+        write(t, List.of(row(2, s("v2b"), null, row(20)), row(4, null, 404L, null), del, row(9, s("v9"), 900L, row(9))));
+        compact(t, 2);
+    }
+
+    private static void readAvroPk(VersionGen g) throws Exception {
+        for (long snap = 1; snap <= 3; snap++) {
+            g.dump("avro_pk", "snap" + snap + "_full", snap, null, null, null);
+        }
+        g.dump("avro_pk", "filter_v", null, null, "v IS NULL", b -> b.isNull(1));
+        g.dump("avro_pk", "proj_n", null, List.of("n", "id"), "id >= 4", b -> b.greaterOrEqual(0, 4));
+    }
+
+    /**
+     * NULL rows and rows whose fields are all NULL, top-level and as array elements (a row
+     * nested in a row is left out: Paimon 0.9's Parquet reader fails on one under a NULL parent,
+     * ArrayIndexOutOfBoundsException in AbstractHeapVector.isNullAt).
+     */
+    private void writeNullRows(String name, String format) throws Exception {
+        RowType r = DataTypes.ROW(DataTypes.FIELD(0, "a", DataTypes.INT()), DataTypes.FIELD(1, "b", DataTypes.STRING()));
+        Schema schema = Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .column("r", r)
+                .column("arr", DataTypes.ARRAY(r))
+                .option("file.format", format)
+                .build();
+        Table t = create(name, schema);
+        write(t, List.of(
+                row(1, row(1, s("x")), new GenericArray(new Object[] {row(1, s("x"))})),
+                row(2, null, null),
+                row(3, row(null, null), new GenericArray(new Object[] {null, row(null, null)})),
+                row(4, row(null, s("y")), new GenericArray(new Object[0])),
+                row(5, row(2, null), new GenericArray(new Object[] {row(2, null), null})),
+                row(6, null, new GenericArray(new Object[] {row(null, null)}))));
+    }
+
+    /** Each case on the three tables; a Parquet read unlike the ORC read of the same rows goes to --differs. */
+    private void readNullRows() throws Exception {
+        readNullRowCase("full", null, null, null);
+        readNullRowCase("r_is_null", null, "r IS NULL", b -> b.isNull(1));
+        readNullRowCase("r_not_null", null, "r IS NOT NULL", b -> b.isNotNull(1));
+        readNullRowCase("arr_not_null", List.of("arr"), "arr IS NOT NULL", b -> b.isNotNull(2));
+        readNullRowCase("proj_r", List.of("r", "id"), null, null);
+    }
+
+    private void readNullRowCase(String caseName, List<String> projection, String filterText,
+                                 Function<PredicateBuilder, Predicate> filter) throws Exception {
+        List<String> orc = dump("nullrow_orc", caseName, null, projection, filterText, filter);
+        dump("nullrow_avro", caseName, null, projection, filterText, filter);
+        dump("nullrow_parquet", caseName, null, projection, filterText, filter, lines -> !lines.equals(orc));
+    }
+}
