@@ -42,7 +42,7 @@ type avroReader struct {
 	schema *arrow.Schema
 	bld    *array.RecordBuilder
 	fields []string // writer field name of each requested field
-	// nullableRow: the file declares its row as ["null", record] (Paimon before 1.0).
+	// nullableRow: the file declares its row as ["null", record] (Paimon 0.8 to 1.0).
 	nullableRow bool
 	appends     []appender
 	pos         int64 // physical position of the next record
@@ -62,7 +62,7 @@ func (r *avroReader) open(f fileio.File, path string, opts Options) (err error) 
 	}
 	root := r.rd.Schema().Root()
 	if root.Type == "union" {
-		// Paimon 0.9 (and the releases before it) declare the row type nullable, so the file's
+		// Paimon 0.8 to 1.0 declare the row type nullable, so the file's
 		// schema is ["null", record]. Java's AvroRowDatumReader takes the second branch as the
 		// row and fails on a record in the null branch ("Cannot read a null row"): Next does the
 		// same. Any other union is not something Paimon writes.

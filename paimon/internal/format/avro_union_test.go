@@ -15,7 +15,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
-// The row schema Paimon 0.9 writes for a nullable row type (the table's own row, the key-value
+// The row schema Paimon 0.8 to 1.0 write for a nullable row type (the table's own row, the key-value
 // row of primary-key tables): the record inside a ["null", record] union.
 const nullableRowSchema = `["null", {"type":"record","name":"record","namespace":"org.apache.paimon.avro.generated",
  "fields":[{"name":"id","type":"int"},{"name":"s","type":["null","string"],"default":null}]}]`

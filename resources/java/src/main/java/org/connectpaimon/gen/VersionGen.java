@@ -55,7 +55,7 @@ import org.apache.paimon.types.RowType;
  * With --read-db, nothing is written: this release reads the tables another release wrote
  * (cases named {@code <case>_by_<version>}), which is what a reader of record owes old tables.
  *
- * Tables: Avro append and primary-key tables (releases before 1.0 declare the Avro row itself
+ * Tables: Avro append and primary-key tables (releases before 1.1 declare the Avro row itself
  * nullable), and the same rows with NULL rows next to rows whose fields are all NULL (top-level
  * and as array elements) in ORC, Avro and Parquet. Parquet keeps the two apart (the group's
  * definition level), and so do ORC and Avro, but Paimon 0.9's Parquet reader returns NULL for a
@@ -129,7 +129,7 @@ public final class VersionGen {
     }
 
     static {
-        // The release's default file format (ORC before 1.0, Parquet since), with a schema
+        // The release's default file format (ORC up to 0.8, Parquet since 0.9), with a schema
         // history: rename, BIGINT -> STRING, a column dropped and re-added with another type.
         TABLES.put("evolve", of(VersionGen::writeEvolve, VersionGen::readEvolve));
         // Primary keys with deletion vectors in ORC and Parquet, a dynamic-bucket table, the
@@ -215,6 +215,15 @@ public final class VersionGen {
         }
     }
 
+    private boolean exists(String name) {
+        try {
+            catalog.getTable(Identifier.create(db, name));
+            return true;
+        } catch (Catalog.TableNotExistException e) {
+            return false;
+        }
+    }
+
     private Table table(String name) throws Exception {
         return catalog.getTable(Identifier.create(db, name));
     }
@@ -226,7 +235,7 @@ public final class VersionGen {
     private List<String> dump(String name, String branch, String caseName, Long snapshot, List<String> projection,
                               String filterText, Function<PredicateBuilder, Predicate> filter,
                               Function<List<String>, Boolean> toDiffers) throws Exception {
-        Table table = branch == null ? table(name) : catalog.getTable(new Identifier(db, name + "$branch_" + branch));
+        Table table = table(branch == null ? name : name + "$branch_" + branch);
         caseName = caseName + caseSuffix;
         Table t = snapshot == null ? table : table.copy(Collections.singletonMap("scan.snapshot-id", snapshot.toString()));
         ReadBuilder rb = t.newReadBuilder();
@@ -368,6 +377,25 @@ public final class VersionGen {
                 .option("file.format", format)
                 .build();
         Table t = create(name, schema);
+        try {
+            writeNullRowsInto(t);
+        } catch (Exception e) {
+            // Paimon 0.8's Parquet writer refuses a row whose fields are all NULL (parquet-mr:
+            // "empty fields are illegal"): such files cannot exist, so there is nothing to read.
+            if (!format.equals("parquet") || !causes(e, "empty fields are illegal")) throw e;
+            System.out.println("java " + version + " cannot write " + name + ": " + e);
+            catalog.dropTable(Identifier.create(db, name), false);
+        }
+    }
+
+    private static boolean causes(Throwable e, String message) {
+        for (; e != null; e = e.getCause()) {
+            if (e.getMessage() != null && e.getMessage().contains(message)) return true;
+        }
+        return false;
+    }
+
+    private static void writeNullRowsInto(Table t) throws Exception {
         write(t, List.of(
                 row(1, row(1, s("x")), new GenericArray(new Object[] {row(1, s("x"))})),
                 row(2, null, null),
@@ -390,7 +418,9 @@ public final class VersionGen {
                                  Function<PredicateBuilder, Predicate> filter) throws Exception {
         List<String> orc = dump("nullrow_orc", caseName, null, projection, filterText, filter);
         dump("nullrow_avro", caseName, null, projection, filterText, filter);
-        dump("nullrow_parquet", null, caseName, null, projection, filterText, filter, lines -> !lines.equals(orc));
+        if (exists("nullrow_parquet")) {
+            dump("nullrow_parquet", null, caseName, null, projection, filterText, filter, lines -> !lines.equals(orc));
+        }
     }
     // ------------------------------------------------------------------------------------ more tables
 
@@ -533,13 +563,17 @@ public final class VersionGen {
         t.createTag("t1", 1);
         t.createBranch("b1", "t1");
         write(t, List.of(row(3, s("main"))));
-        write(g.catalog.getTable(new Identifier(g.db, "branchy$branch_b1")), List.of(row(4, s("branch")), row(5, s("branch"))));
+        // Paimon 0.8 creates branches but cannot open one as a table ("Table db.t$branch_b1 does
+        // not exist"): the branch keeps the tag's rows, which later releases read.
+        if (g.exists("branchy$branch_b1")) {
+            write(g.table("branchy$branch_b1"), List.of(row(4, s("branch")), row(5, s("branch"))));
+        }
     }
 
     private static void readBranchy(VersionGen g) throws Exception {
         g.dump("branchy", "full", null, null, null, null);
         g.dump("branchy", "snap1_full", 1L, null, null, null);
-        g.dump("branchy", "b1", "full", null, null, null, null, null);
+        if (g.exists("branchy$branch_b1")) g.dump("branchy", "b1", "full", null, null, null, null, null);
     }
 
     private static long latestId(Table t) {
