@@ -13,24 +13,26 @@ JAVA_TABLES="${JAVA_TABLES:-javagen.ts_decimal,javagen.avro_types,javagen.part_l
 
 # The writer-version matrix (VersionGen; docs/interop.md, "Writer versions"): each release listed
 # in java/legacy-versions writes its tables into java_<v>.db and reads them (cases-java-<v>.json;
-# a read kept out of the cases goes to differs-java-<v>.json), Java 1.3.1 reads the same tables
-# (cases-java-<v>-by-1.3.1.json), and 1.3.1 (pom.xml's paimon.version) writes and reads its own
-# (cases-java-1.3.1.json).
-# VERSIONS_ONLY=1 regenerates just these and leaves every other committed file alone.
+# a read kept out of the cases goes to differs-java-<v>.json), Java 1.3.1 (pom.xml's
+# paimon.version) reads all of them in one run (cases-java-by-1.3.1.json), and writes and reads
+# its own (cases-java-1.3.1.json). VERSIONS_ONLY=1 regenerates just these and leaves every other
+# committed file alone.
 regen_versions() {
-  rm -rf "$out"/warehouse/java_[0-9]*.db "$out"/expected/java_[0-9]* "$out"/cases-java-[0-9]*.json "$out"/differs-java-*.json
-  local v args current
+  rm -rf "$out"/warehouse/java_[0-9]*.db "$out"/expected/java_[0-9]* "$out"/cases-java-[0-9]*.json \
+    "$out"/cases-java-by-*.json "$out"/differs-java-*.json
+  local v args current dbs=()
   current="$(sed -n 's:.*<paimon.version>\([0-9.]*\)</paimon.version>.*:\1:p' "$here/java/pom.xml" | head -n 1)"
+  args="--warehouse $out/warehouse --expected $out/expected"
   while read -r v; do
     [[ -z "$v" || "$v" == \#* ]] && continue
-    args="--warehouse $out/warehouse --expected $out/expected"
     (cd "$here/java" && mvn -q -o -B -Dpaimon.legacy="$v" compile exec:java \
       -Dexec.args="$args --cases $out/cases-java-$v.json --differs $out/differs-java-$v.json")
-    (cd "$here/java" && mvn -q -o -B compile exec:java -Dexec.mainClass=org.connectpaimon.gen.VersionGen \
-      -Dexec.args="$args --cases $out/cases-java-$v-by-$current.json --differs $out/differs-java-$v-by-$current.json --read-db java_${v//./_}")
+    dbs+=("java_${v//./_}")
   done < "$here/java/legacy-versions"
   (cd "$here/java" && mvn -q -o -B compile exec:java -Dexec.mainClass=org.connectpaimon.gen.VersionGen \
-    -Dexec.args="--warehouse $out/warehouse --expected $out/expected --cases $out/cases-java-$current.json --differs $out/differs-java-$current.json")
+    -Dexec.args="$args --cases $out/cases-java-by-$current.json --differs $out/differs-java-by-$current.json --read-db $(IFS=,; echo "${dbs[*]}")")
+  (cd "$here/java" && mvn -q -o -B compile exec:java -Dexec.mainClass=org.connectpaimon.gen.VersionGen \
+    -Dexec.args="$args --cases $out/cases-java-$current.json --differs $out/differs-java-$current.json")
   # An empty differs file says nothing: drop it.
   grep -L '"table"' "$out"/differs-java-*.json | xargs -r rm -f
   find "$out/warehouse" -name '.*.crc' -delete

@@ -52,8 +52,9 @@ import org.apache.paimon.types.RowType;
  * <pre>mvn -q -o -Dpaimon.legacy=0.9.0 compile exec:java -Dexec.args="--warehouse W --expected E --cases C --differs D"
  * mvn -q -o compile exec:java -Dexec.mainClass=org.connectpaimon.gen.VersionGen -Dexec.args="--warehouse W --expected E --cases C --differs D --read-db java_0_9_0"</pre>
  *
- * With --read-db, nothing is written: this release reads the tables another release wrote
- * (cases named {@code <case>_by_<version>}), which is what a reader of record owes old tables.
+ * With --read-db (a comma-separated list), nothing is written: this release reads the tables
+ * other releases wrote (cases named {@code <case>_by_<version>}), which is what a reader of
+ * record owes old tables.
  *
  * Tables: Avro append and primary-key tables (releases before 1.1 declare the Avro row itself
  * nullable), and the same rows with NULL rows next to rows whose fields are all NULL (top-level
@@ -146,36 +147,43 @@ public final class VersionGen {
         Map<String, String> a = new HashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) a.put(args[i], args[i + 1]);
         if (!a.containsKey("--warehouse") || !a.containsKey("--expected") || !a.containsKey("--cases") || !a.containsKey("--differs")) {
-            throw new IllegalArgumentException("usage: --warehouse DIR --expected DIR --cases FILE --differs FILE [--read-db java_X_Y_Z]");
+            throw new IllegalArgumentException("usage: --warehouse DIR --expected DIR --cases FILE --differs FILE [--read-db java_X_Y_Z,...]");
         }
         // The version the classes really come from, so a mis-built classpath cannot pass for
         // another release.
         String version = org.apache.paimon.Snapshot.class.getPackage().getImplementationVersion();
         if (version == null) throw new IllegalStateException("paimon-bundle on the classpath has no Implementation-Version");
-        String readDb = a.get("--read-db");
-        String db = readDb != null ? readDb : "java_" + version.replace('.', '_');
-        String suffix = readDb != null ? "_by_" + version.replace('.', '_') : "";
+        String readDbs = a.get("--read-db");
+        boolean write = readDbs == null;
+        List<String> dbs = write ? List.of("java_" + version.replace('.', '_')) : List.of(readDbs.split(","));
+        String suffix = write ? "" : "_by_" + version.replace('.', '_');
         Path wh = Paths.get(a.get("--warehouse")).toAbsolutePath();
         Files.createDirectories(wh);
+        List<String> cases = new ArrayList<>();
+        List<String> differs = new ArrayList<>();
         try (Catalog cat = CatalogFactory.createCatalog(CatalogContext.create(new org.apache.paimon.fs.Path(wh.toString())))) {
-            VersionGen g = new VersionGen(cat, version, db, suffix, Paths.get(a.get("--expected")));
-            if (readDb == null) {
-                cat.dropDatabase(db, true, true);
-                cat.createDatabase(db, false);
+            for (String db : dbs) {
+                VersionGen g = new VersionGen(cat, version, db, suffix, Paths.get(a.get("--expected")));
+                if (write) {
+                    cat.dropDatabase(db, true, true);
+                    cat.createDatabase(db, false);
+                }
+                for (Map.Entry<String, TableGen> e : TABLES.entrySet()) {
+                    if (write) e.getValue().write(g);
+                    e.getValue().read(g);
+                    System.out.println((write ? "wrote and read " : "read ") + db + "." + e.getKey());
+                }
+                cases.addAll(g.cases);
+                differs.addAll(g.differs);
             }
-            for (Map.Entry<String, TableGen> e : TABLES.entrySet()) {
-                if (readDb == null) e.getValue().write(g);
-                e.getValue().read(g);
-                System.out.println((readDb == null ? "wrote and read " : "read ") + db + "." + e.getKey());
-            }
-            String head = "{\"generator\":\"resources/java VersionGen\",\"writer_version\":\"java paimon "
-                    + (readDb == null ? version : readDb + " read by " + version) + "\",\"cases\":[\n";
-            try (Writer w = Files.newBufferedWriter(Paths.get(a.get("--cases")), StandardCharsets.UTF_8)) {
-                w.write(head + String.join(",\n", g.cases) + "\n]}\n");
-            }
-            try (Writer w = Files.newBufferedWriter(Paths.get(a.get("--differs")), StandardCharsets.UTF_8)) {
-                w.write(head + String.join(",\n", g.differs) + "\n]}\n");
-            }
+        }
+        String head = "{\"generator\":\"resources/java VersionGen\",\"writer_version\":\"java paimon "
+                + (write ? version : String.join(", ", dbs) + " read by " + version) + "\",\"cases\":[\n";
+        try (Writer w = Files.newBufferedWriter(Paths.get(a.get("--cases")), StandardCharsets.UTF_8)) {
+            w.write(head + String.join(",\n", cases) + "\n]}\n");
+        }
+        try (Writer w = Files.newBufferedWriter(Paths.get(a.get("--differs")), StandardCharsets.UTF_8)) {
+            w.write(head + String.join(",\n", differs) + "\n]}\n");
         }
     }
 
