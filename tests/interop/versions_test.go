@@ -20,8 +20,8 @@ import (
 // (differs-*.json): a release's Parquet read of the nullrow tables that differs from its ORC read
 // of the same rows. Paimon 0.9's Parquet reader returns NULL for a row whose fields are all NULL
 // (RowColumnReader/NestedColumnReader: "null only when all fields are null"), although its writer
-// stores such a row apart from a NULL one and Java 1.3.1 reads the same file apart (the
-// cases-java-0.9.0-by-1.3.1.json cases). This reader follows the file, as Java 1.3.1 does; here
+// stores such a row apart from a NULL one and Java 1.3.1 reads the same file apart
+// (cases-java-by-1.3.1.json). This reader follows the file, as Java 1.3.1 does; here
 // the old read must be exactly that collapse of ours and nothing else, so the difference stays
 // the documented one (docs/interop.md, "Writer versions").
 func TestOldParquetReadsOfNullRows(t *testing.T) {
