@@ -26,7 +26,7 @@ func TestGetTableNamesWhatExists(t *testing.T) {
 	for _, c := range []struct {
 		name, branch, want string
 	}{
-		{"crm.customers", "", "table crm.customers: database crm does not exist; the existing databases are demo, interop, javagen"},
+		{"crm.customers", "", "table crm.customers: database crm does not exist; the existing databases are demo, interop, java_0_8_2"},
 		{"dmeo.orders", "", "table dmeo.orders: database dmeo does not exist; did you mean demo?"},
 		{"demo.ordes", "", "table demo.ordes does not exist; did you mean demo.orders?"},
 		{"demo.customers", "", "table demo.customers does not exist; the existing tables of database demo are orders"},

@@ -11,6 +11,38 @@ py="${PYTHON:-$here/.venv/bin/python}"
 PY_TABLES="interop.types_single,interop.types_parquet_zstd,interop.types_avro_snappy,interop.part_date_region,interop.part_special_chars,interop.bucket4,interop.evolution,interop.overwrite,demo.orders"
 JAVA_TABLES="${JAVA_TABLES:-javagen.ts_decimal,javagen.avro_types,javagen.part_legacy,javagen.path_dir,javagen.commits,javagen.branchy,javagen.orc_zstd,javagen.orc_lz4,javagen.orc_stripes,javagen.orc_bucket,javagen.orc_evolve,javagen.orc_switch}"
 
+# The writer-version matrix (VersionGen; docs/interop.md, "Writer versions"): each release listed
+# in java/legacy-versions writes its tables into java_<v>.db and reads them (cases-java-<v>.json;
+# a read kept out of the cases goes to differs-java-<v>.json), Java 1.3.1 (pom.xml's
+# paimon.version) reads all of them in one run (cases-java-by-1.3.1.json), and writes and reads
+# its own (cases-java-1.3.1.json). VERSIONS_ONLY=1 regenerates just these and leaves every other
+# committed file alone.
+regen_versions() {
+  rm -rf "$out"/warehouse/java_[0-9]*.db "$out"/expected/java_[0-9]* "$out"/cases-java-[0-9]*.json \
+    "$out"/cases-java-by-*.json "$out"/differs-java-*.json
+  local v args current dbs=()
+  current="$(sed -n 's:.*<paimon.version>\([0-9.]*\)</paimon.version>.*:\1:p' "$here/java/pom.xml" | head -n 1)"
+  args="--warehouse $out/warehouse --expected $out/expected"
+  while read -r v; do
+    [[ -z "$v" || "$v" == \#* ]] && continue
+    (cd "$here/java" && mvn -q -o -B -Dpaimon.legacy="$v" compile exec:java \
+      -Dexec.args="$args --cases $out/cases-java-$v.json --differs $out/differs-java-$v.json")
+    dbs+=("java_${v//./_}")
+  done < "$here/java/legacy-versions"
+  (cd "$here/java" && mvn -q -o -B compile exec:java -Dexec.mainClass=org.connectpaimon.gen.VersionGen \
+    -Dexec.args="$args --cases $out/cases-java-by-$current.json --differs $out/differs-java-by-$current.json --read-db $(IFS=,; echo "${dbs[*]}")")
+  (cd "$here/java" && mvn -q -o -B compile exec:java -Dexec.mainClass=org.connectpaimon.gen.VersionGen \
+    -Dexec.args="$args --cases $out/cases-java-$current.json --differs $out/differs-java-$current.json")
+  # An empty differs file says nothing: drop it.
+  grep -L '"table"' "$out"/differs-java-*.json | xargs -r rm -f
+  find "$out/warehouse" -name '.*.crc' -delete
+}
+if [[ -n "${VERSIONS_ONLY:-}" ]]; then
+  regen_versions
+  du -sh "$out/warehouse"
+  exit 0
+fi
+
 # PK_GROUP=<name> PK_TABLES=javapk.a,javapk.b regenerates only those primary-key tables into
 # fixtures/pk, their cases in fixtures/pk/cases-pk-<name>.json, and leaves every other committed
 # file alone (tests/interop loads cases-pk*.json). A full run (no PK_GROUP) rewrites everything.
@@ -102,6 +134,8 @@ if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaTsSubUnitGen.java" 
   (cd "$here/java" && mvn -q -o -B compile exec:java -Dexec.mainClass=org.connectpaimon.gen.JavaTsSubUnitGen \
     -Dexec.args="--warehouse $out/warehouse --expected $out/expected")
 fi
+
+regen_versions
 
 # Generated tables carry absolute-path-free metadata, but drop hint files that only speed up
 # lookups and any writer temp files so the committed tree is deterministic in shape.

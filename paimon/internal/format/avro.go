@@ -35,16 +35,18 @@ func rawLogicalTypes() []avro.SchemaOpt {
 }
 
 type avroReader struct {
-	path    string
-	opts    Options
-	f       fileio.File
-	rd      *ocf.Reader
-	schema  *arrow.Schema
-	bld     *array.RecordBuilder
-	fields  []string // writer field name of each requested field
-	appends []appender
-	pos     int64 // physical position of the next record
-	done    bool
+	path   string
+	opts   Options
+	f      fileio.File
+	rd     *ocf.Reader
+	schema *arrow.Schema
+	bld    *array.RecordBuilder
+	fields []string // writer field name of each requested field
+	// nullableRow: the file declares its row as ["null", record] (Paimon 0.8 to 1.0).
+	nullableRow bool
+	appends     []appender
+	pos         int64 // physical position of the next record
+	done        bool
 }
 
 type appender func(v any) error
@@ -59,6 +61,17 @@ func (r *avroReader) open(f fileio.File, path string, opts Options) (err error) 
 		return fmt.Errorf("read avro file %s: %w", path, err)
 	}
 	root := r.rd.Schema().Root()
+	if root.Type == "union" {
+		// Paimon 0.8 to 1.0 declare the row type nullable, so the file's
+		// schema is ["null", record]. Java's AvroRowDatumReader takes the second branch as the
+		// row and fails on a record in the null branch ("Cannot read a null row"): Next does the
+		// same. Any other union is not something Paimon writes.
+		if len(root.Branches) != 2 || root.Branches[0].Type != "null" || root.Branches[1].Type != "record" {
+			return fmt.Errorf("avro file %s: top-level schema is a union of %s, not a record or [\"null\", record]",
+				path, unionBranches(root))
+		}
+		root, r.nullableRow = &root.Branches[1], true
+	}
 	if root.Type != "record" {
 		return fmt.Errorf("avro file %s: top-level schema is %q, not a record", path, root.Type)
 	}
@@ -120,6 +133,9 @@ func (r *avroReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			if r.opts.Deleted != nil && r.opts.Deleted.IsDeleted(pos) {
 				continue
 			}
+			if v == nil && r.nullableRow {
+				return nil, fmt.Errorf("read avro file %s record %d: the row itself is NULL (the null branch of the file's [\"null\", record] schema), which no Paimon table row can be: Java Paimon fails on it too (\"Cannot read a null row\")", r.path, pos)
+			}
 			rec, ok := v.(map[string]any)
 			if !ok {
 				return nil, fmt.Errorf("read avro file %s record %d: decoded %T, not a record", r.path, pos, v)
@@ -158,6 +174,14 @@ func (r *avroReader) Close() error {
 		r.f = nil
 	}
 	return errors.Join(errs...)
+}
+
+func unionBranches(n *avro.SchemaNode) string {
+	names := make([]string, len(n.Branches))
+	for i := range n.Branches {
+		names[i] = n.Branches[i].Type
+	}
+	return "[" + strings.Join(names, ", ") + "]"
 }
 
 // nonNull strips the ["null", T] union Paimon writes for nullable types.

@@ -115,7 +115,7 @@ final class Canon {
         StringBuilder sb = new StringBuilder("[");
         for (int k = 0; k < a.size(); k++) {
             if (k > 0) sb.append(',');
-            sb.append(value(new ArrayRow(a, k), 0, et));
+            sb.append(value(arrayRow(a, k), 0, et));
         }
         return sb.append(']').toString();
     }
@@ -123,7 +123,7 @@ final class Canon {
     private static String map(InternalMap m, DataType kt, DataType vt) {
         List<String[]> pairs = new ArrayList<>();
         for (int k = 0; k < m.size(); k++) {
-            pairs.add(new String[] {value(new ArrayRow(m.keyArray(), k), 0, kt), value(new ArrayRow(m.valueArray(), k), 0, vt)});
+            pairs.add(new String[] {value(arrayRow(m.keyArray(), k), 0, kt), value(arrayRow(m.valueArray(), k), 0, vt)});
         }
         pairs.sort((x, y) -> codePointCompare(x[0], y[0]));
         StringBuilder sb = new StringBuilder("[");
@@ -173,29 +173,34 @@ final class Canon {
         return Integer.compare(a.length() - i, b.length() - j);
     }
 
-    /** One element of an array seen as a one-field row, so value() handles both. */
-    private static final class ArrayRow implements InternalRow {
-        private final InternalArray a;
-        private final int k;
-        ArrayRow(InternalArray a, int k) { this.a = a; this.k = k; }
-        @Override public int getFieldCount() { return 1; }
-        @Override public org.apache.paimon.types.RowKind getRowKind() { return org.apache.paimon.types.RowKind.INSERT; }
-        @Override public void setRowKind(org.apache.paimon.types.RowKind kind) { throw new UnsupportedOperationException(); }
-        @Override public boolean isNullAt(int p) { return a.isNullAt(k); }
-        @Override public boolean getBoolean(int p) { return a.getBoolean(k); }
-        @Override public byte getByte(int p) { return a.getByte(k); }
-        @Override public short getShort(int p) { return a.getShort(k); }
-        @Override public int getInt(int p) { return a.getInt(k); }
-        @Override public long getLong(int p) { return a.getLong(k); }
-        @Override public float getFloat(int p) { return a.getFloat(k); }
-        @Override public double getDouble(int p) { return a.getDouble(k); }
-        @Override public org.apache.paimon.data.BinaryString getString(int p) { return a.getString(k); }
-        @Override public org.apache.paimon.data.Decimal getDecimal(int p, int pr, int s) { return a.getDecimal(k, pr, s); }
-        @Override public Timestamp getTimestamp(int p, int pr) { return a.getTimestamp(k, pr); }
-        @Override public byte[] getBinary(int p) { return a.getBinary(k); }
-        @Override public org.apache.paimon.data.variant.Variant getVariant(int p) { return a.getVariant(k); }
-        @Override public InternalArray getArray(int p) { return a.getArray(k); }
-        @Override public InternalMap getMap(int p) { return a.getMap(k); }
-        @Override public InternalRow getRow(int p, int n) { return a.getRow(k, n); }
+    /**
+     * One element of an array seen as a one-field row, so value() handles both. A proxy rather
+     * than a class: InternalRow gains methods between Paimon versions (getVariant in 1.x), and
+     * this file is compiled against every version of the writer matrix (pom.xml, profile
+     * paimon-legacy). Every getX(pos, ...) becomes the array's getX(k, ...).
+     */
+    private static InternalRow arrayRow(InternalArray a, int k) {
+        return (InternalRow) java.lang.reflect.Proxy.newProxyInstance(Canon.class.getClassLoader(),
+                new Class<?>[] {InternalRow.class}, (proxy, m, args) -> {
+                    switch (m.getName()) {
+                        case "getFieldCount": return 1;
+                        case "getRowKind": return org.apache.paimon.types.RowKind.INSERT;
+                        case "isNullAt": return a.isNullAt(k);
+                        case "toString": return "element " + k + " of " + a;
+                        case "hashCode": return System.identityHashCode(proxy);
+                        case "equals": return proxy == args[0];
+                        default: break;
+                    }
+                    if (args == null || args.length == 0 || m.getParameterTypes()[0] != int.class) {
+                        throw new UnsupportedOperationException(m.getName());
+                    }
+                    Object[] shifted = args.clone();
+                    shifted[0] = k;
+                    try {
+                        return InternalArray.class.getMethod(m.getName(), m.getParameterTypes()).invoke(a, shifted);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 }
