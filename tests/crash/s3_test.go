@@ -29,10 +29,7 @@ func TestCrashRestartS3(t *testing.T) {
 	}
 	const access, secret, bucket = "crashkey", "crashsecret", "crash"
 	endpoint := testenv.StartVersitygw(t, access, secret, bucket)
-	client := s3.New(s3.Options{
-		Region: "us-east-1", BaseEndpoint: aws.String(endpoint), UsePathStyle: true,
-		Credentials: credentials.NewStaticCredentialsProvider(access, secret, ""),
-	})
+	client := versityClient(endpoint, access, secret)
 	soak{
 		sink: "bucket", kills: 12, pause: "0.5", minProgress: 2, exactDuplicates: true,
 		output: fmt.Sprintf(`output:
@@ -114,10 +111,7 @@ func TestExactlyOnceS3(t *testing.T) {
 	t.Parallel()
 	const access, secret, bucket = "eokey", "eosecret", "exactly-once"
 	endpoint := testenv.StartVersitygw(t, access, secret, bucket)
-	client := s3.New(s3.Options{
-		Region: "us-east-1", BaseEndpoint: aws.String(endpoint), UsePathStyle: true,
-		Credentials: credentials.NewStaticCredentialsProvider(access, secret, ""),
-	})
+	client := versityClient(endpoint, access, secret)
 	soak{
 		sink: "objects", kills: 12, pause: "0.5", minProgress: 2, exactlyOnce: true,
 		output: fmt.Sprintf(`output:
@@ -134,4 +128,12 @@ func TestExactlyOnceS3(t *testing.T) {
 `, bucket, endpoint, access, secret),
 		observe: func(t *testing.T) idCounts { return prefixIDs(t, client, bucket, "rows/") },
 	}.run(t, crashRand(t))
+}
+
+// versityClient is an S3 client of the test's versitygw.
+func versityClient(endpoint, access, secret string) *s3.Client {
+	return s3.New(s3.Options{
+		Region: "us-east-1", BaseEndpoint: aws.String(endpoint), UsePathStyle: true,
+		Credentials: credentials.NewStaticCredentialsProvider(access, secret, ""),
+	})
 }
