@@ -69,7 +69,8 @@ type config struct {
 	ThrottleMaxFiles     int
 	ThrottleMaxSnapshots int
 
-	CheckpointLimit int // un-acknowledged rows
+	CheckpointLimit      int   // un-acknowledged rows
+	CheckpointLimitBytes int64 // un-acknowledged body bytes, 0: no limit
 
 	// AutoReplayNacks sends batches the pipeline rejects again (true, the
 	// default) instead of dropping them.
@@ -89,6 +90,10 @@ type config struct {
 	// readers of one replica share one pool, so that a slot's first file
 	// reuses what the others freed (not configuration).
 	alloc memory.Allocator
+	// window, when set, is the delivery window the reader takes its share
+	// of: the slot readers of one replica share one, so checkpoint_limit
+	// bounds the replica (not configuration).
+	window *window
 
 	// Storage configures object-store access (the storage field), ready
 	// for paimon.WithStorageOptions. The config's 0 retries and 0s timeout
@@ -193,8 +198,11 @@ func (c config) Validate() error {
 			add(fieldError(fieldThrottle+"."+f.name, "must not be negative, got %d", f.v))
 		}
 	}
+	if c.CheckpointLimitBytes < 0 {
+		add(fieldError(fieldCheckpointLimitBytes, "must be 0 (no limit) or positive, got %d", c.CheckpointLimitBytes))
+	}
 	if c.CheckpointLimit < c.BatchSize {
-		add(ruleError([]string{fieldCheckpointLimit, fieldBatchSize}, "%d is smaller than batch_size %d: a batch could never be delivered", c.CheckpointLimit, c.BatchSize))
+		add(ruleError([]string{fieldCheckpointLimit, fieldBatchSize}, "%d is smaller than batch_size %d: the window must hold a whole batch", c.CheckpointLimit, c.BatchSize))
 	}
 	add(validateStorage(c.Storage))
 	errs = append(errs, validateCatalog(c.Catalog)...)
@@ -298,6 +306,11 @@ func readConfig(pc *service.ParsedConfig) (config, error) {
 		into(fieldCheckpointLimit, &c.CheckpointLimit)); err != nil {
 		return c, err
 	}
+	limitBytes, err := pc.FieldInt(fieldCheckpointLimitBytes)
+	if err != nil {
+		return c, err
+	}
+	c.CheckpointLimitBytes = int64(limitBytes)
 	keyMeta, err := pc.FieldBool(fieldKeyMetadata)
 	if err != nil {
 		return c, err

@@ -340,12 +340,6 @@ func (p *paimonInput) deliver(b *sentBatch, replay bool) (service.MessageBatch, 
 	}, nil
 }
 
-// maxInFlightBatches turns checkpoint_limit (rows) into the tracker's unit
-// (batches); a full batch is the most rows one Add can stand for.
-func (p *paimonInput) maxInFlightBatches() int {
-	return max(1, p.cfg.CheckpointLimit/p.cfg.BatchSize)
-}
-
 // readBatch reads the next non-empty batch of rows of one split, blocking
 // while the table has nothing new. It runs on ReadBatch's background read
 // goroutine and waits under the input's stop context only: a caller giving
@@ -407,7 +401,7 @@ func (p *paimonInput) readBatch() (*sentBatch, error) {
 			}
 		}
 		// Back-pressure before reading, so no built batch is ever abandoned.
-		if err := p.tracker.Wait(ctx, p.maxInFlightBatches()); err != nil {
+		if err := p.win.w.wait(ctx); err != nil {
 			return nil, err
 		}
 		if err := p.limiter.waitRows(ctx); err != nil {
@@ -438,9 +432,12 @@ func (p *paimonInput) readBatch() (*sentBatch, error) {
 				batch.posPrefix = posPrefix
 			}
 		}
-		if batch.ack, err = p.tracker.Add(p.cur.plan.SnapshotID); err != nil {
+		done, err := p.tracker.Add(p.cur.plan.SnapshotID)
+		if err != nil {
 			return nil, fmt.Errorf("snapshot %d: %w", p.cur.plan.SnapshotID, err)
 		}
+		release := p.win.take(n, batch.bodyBytes())
+		batch.ack = func() { done(); release() }
 		p.m.rows.Incr(int64(n))
 		return batch, nil
 	}

@@ -136,8 +136,10 @@ type groupInput struct {
 	stop    context.CancelFunc
 	stopErr atomic.Pointer[error] // the permanent error the replica stopped on
 
-	// alloc is the slot readers' one Arrow pool.
-	alloc memory.Allocator
+	// alloc is the slot readers' one Arrow pool, window their one
+	// delivery window.
+	alloc  memory.Allocator
+	window *window
 
 	mu     sync.Mutex
 	member member
@@ -244,6 +246,7 @@ type slotReader struct {
 func newGroupInput(cfg config, open opener, mgr *service.Resources) *groupInput {
 	ctx, stop := context.WithCancel(context.Background())
 	return &groupInput{cfg: cfg, open: open, mgr: mgr, log: mgr.Logger(), out: make(chan slotBatch), alloc: newAllocator(),
+		window:  newWindow(cfg.CheckpointLimit, cfg.CheckpointLimitBytes),
 		stopCtx: ctx, stop: stop, slots: map[int32]*slotReader{},
 		m: newGroupMetrics(mgr.Metrics(), cfg.FullName()), lags: map[int32]lagValues{}}
 }
@@ -314,7 +317,7 @@ func (g *groupInput) Assigned(_ context.Context, slots []int32) {
 		cfg.Read.ConsumerID = group.SlotConsumerID(g.cfg.Read.ConsumerID, s)
 		slot := s
 		cfg.fence = func(ctx context.Context, next int64) error { return g.member.Fence(ctx, slot, next) }
-		cfg.alloc = g.alloc
+		cfg.alloc, cfg.window = g.alloc, g.window
 		in := newInput(cfg, g.open, g.mgr)
 		in.lagReport = func(v lagValues) { g.slotLag(slot, v) }
 		// One slot's position is not the replica's: these gauges would be

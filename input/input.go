@@ -166,6 +166,8 @@ type paimonInput struct {
 	mu      sync.Mutex
 	src     source
 	tracker *checkpoint.Tracker
+	// win is the reader's share of the delivery window (window.go).
+	win     *lease
 	closed  bool
 	stopErr atomic.Pointer[error] // the permanent error the input stopped on (fatal.go)
 	// minCommit is the lowest position the consumer may be written with:
@@ -256,6 +258,10 @@ func newInput(cfg config, open opener, mgr *service.Resources) *paimonInput {
 			userHook(op, err, d)
 		}
 	}
+	win := cfg.window
+	if win == nil {
+		win = newWindow(cfg.CheckpointLimit, cfg.CheckpointLimitBytes)
+	}
 	return &paimonInput{
 		cfg:           cfg,
 		open:          open,
@@ -269,6 +275,7 @@ func newInput(cfg config, open opener, mgr *service.Resources) *paimonInput {
 		readSem:       make(chan struct{}, 1),
 		limiter:       newThrottle(cfg),
 		cur:           newSplitCursor(cfg),
+		win:           win.lease(),
 		progressEvery: progressLogEvery,
 	}
 }
@@ -376,6 +383,7 @@ func (p *paimonInput) Close(ctx context.Context) error {
 		<-p.readSem
 	}
 	p.finalCommit(ctx)
+	p.win.close()
 	p.mu.Lock()
 	src := p.src
 	p.src = nil

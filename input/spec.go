@@ -45,6 +45,7 @@ const (
 	fieldThrottleMaxFiles       = "max_files"
 	fieldThrottleMaxSnapshots   = "max_snapshots"
 	fieldCheckpointLimit        = "checkpoint_limit"
+	fieldCheckpointLimitBytes   = "checkpoint_limit_bytes"
 	fieldStorage                = "storage"
 	fieldStorageRegion          = "region"
 	fieldStorageEndpoint        = "endpoint"
@@ -151,8 +152,9 @@ a rejected message counts as handled, and progress moves past it: use that only 
 output that captures failures.
 
 A ` + "`buffer`" + ` other than ` + "`none`" + ` acknowledges rows when they enter the buffer, so progress would be stored
-before the output has them. An output batching policy whose ` + "`count`" + ` exceeds ` + "`checkpoint_limit`" + `
-never fills and stalls the pipeline.
+before the output has them. An output batching policy whose ` + "`count`" + ` (or ` + "`byte_size`" + `) exceeds what the window holds
+(` + "`checkpoint_limit`" + ` rows, ` + "`checkpoint_limit_bytes`" + ` of bodies) fills only on its ` + "`period`" + `: give such a
+policy a ` + "`period`" + `, or it stalls the pipeline.
 
 == Row kinds and ordering
 
@@ -379,8 +381,12 @@ func inputSpec() *service.ConfigSpec {
 				Description("Rate limits that protect the storage and downstream systems when catching up.").
 				Advanced(),
 			service.NewIntField(fieldCheckpointLimit).
-				Description("The most rows delivered but not yet acknowledged; reading pauses at the limit. Bounds memory. Must be at least `batch_size`.").
-				Default(8192).
+				Description("The most rows delivered but not yet acknowledged; reading pauses at the limit (or at `checkpoint_limit_bytes`, whichever comes first). The window must cover the output's round trip: an output waiting for its broker's acknowledgement (`kafka_franz` at-least-once) delivers about `checkpoint_limit` rows per round trip. With `group`, the limit is the replica's, shared by the slots it owns. Must be at least `batch_size`.").
+				Default(65536).
+				Advanced(),
+			service.NewIntField(fieldCheckpointLimitBytes).
+				Description("The most bytes of message bodies delivered but not yet acknowledged (64 MiB by default), 0 for no byte limit: bounds memory when rows are wide, whatever `checkpoint_limit` allows. With `group`, shared by the replica's slots like `checkpoint_limit`.").
+				Default(64<<20).
 				Advanced(),
 			storageField(),
 			groupField(),

@@ -276,8 +276,8 @@ storage:
 		BatchSize: 10, RowsPerMessage: 3, CommitPeriod: 2 * time.Second, HeartbeatInterval: 0,
 		UpsertMode:       upsertDropUpdateBefore,
 		ThrottleInterval: 3 * time.Second, ThrottleMaxRows: 100, ThrottleMaxFiles: 4, ThrottleMaxSnapshots: 1,
-		CheckpointLimit: 50,
-		Catalog:         catalogConfig{Type: "filesystem", Options: map[string]string{}},
+		CheckpointLimit: 50, CheckpointLimitBytes: 64 << 20,
+		Catalog: catalogConfig{Type: "filesystem", Options: map[string]string{}},
 		Storage: objstore.Options{
 			Region: "eu-west-1", Endpoint: "http://minio:9000", ForcePathStyle: true,
 			Profile: "prof", AccessKeyID: "AK", SecretAccessKey: "SK", SessionToken: "TOK",
@@ -310,7 +310,7 @@ func TestParseConfigDefaults(t *testing.T) {
 			IncludeRowKind: true, OnExpired: paimon.ExpiredFail, StreamingReadOverwrite: &no,
 		},
 		BatchSize: 1024, RowsPerMessage: 1, CommitPeriod: 5 * time.Second, HeartbeatInterval: time.Minute,
-		UpsertMode: upsertOff, ThrottleInterval: time.Second, CheckpointLimit: 8192, AutoReplayNacks: true,
+		UpsertMode: upsertOff, ThrottleInterval: time.Second, CheckpointLimit: 65536, CheckpointLimitBytes: 64 << 20, AutoReplayNacks: true,
 		// The spec's defaults, spelled explicitly (fileio's own defaults are
 		// the same values).
 		Catalog: catalogConfig{Type: "filesystem", Options: map[string]string{}},
@@ -575,7 +575,7 @@ func TestLintPointsAtTheField(t *testing.T) {
 		}
 	}
 	// The field at fault is not written: the rule's other field is.
-	lints, err = LintYAML([]byte("input:\n  paimon:\n    warehouse: /wh\n    table: db.t\n    batch_size: 10000\n"))
+	lints, err = LintYAML([]byte("input:\n  paimon:\n    warehouse: /wh\n    table: db.t\n    batch_size: 100000\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

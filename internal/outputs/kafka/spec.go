@@ -121,7 +121,12 @@ tombstone: on a compacted topic it deletes its key. See `+"`config/pk-to-compact
 				Description("Write a message whose body is empty as a record with a null value (a tombstone, which deletes its key on a compacted topic). Off: an empty body is an empty value.").
 				Default(false).
 				Advanced(),
-			service.NewOutputMaxInFlightField().Default(10),
+			// 64, not Connect's 10: an at-least-once batch is held until
+			// Kafka acknowledges it, so the batches in flight must cover
+			// the broker's round trip at the input's rate (docs/benchmarks.md).
+			service.NewOutputMaxInFlightField().
+				Description("The most batches written and not yet acknowledged by Kafka. 64 (Connect's default is 10) keeps a producer busy through the broker's round trip; the input's `checkpoint_limit` bounds the rows in flight as well.").
+				Default(64),
 			service.NewBatchPolicyField(fBatching),
 			service.NewDurationField(fTimeout).
 				Description("The longest wait for Kafka to acknowledge one batch; records not acknowledged by then are rejected and replayed. An idempotent producer cannot give up on a request already sent (the broker may have written it): such a batch waits for the broker's answer, past the timeout if need be.").
