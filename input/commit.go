@@ -117,6 +117,34 @@ func (p *paimonInput) touch(ctx context.Context, src source, final bool) {
 	}
 }
 
+// endReadPlan ends the current snapshot in the tracker when every row of
+// it was delivered but the read that would have noticed (the next
+// ReadBatch) never came: a stop or a revoked slot right after a snapshot's
+// last batch would otherwise leave the consumer before that snapshot, and
+// the next reader would deliver the whole snapshot again. The current
+// split's reader is asked for its next rows: they are discarded anyway
+// (Close releases it), and only its end (no rows, no error) counts.
+// Called by Close with the read stopped.
+func (p *paimonInput) endReadPlan() {
+	c := &p.cur
+	if c.plan == nil || p.tracker == nil {
+		return
+	}
+	if c.open() {
+		if c.skip > 0 || (c.chunk != nil && c.chunkRow < c.chunk.n) || c.splitIdx+1 < len(c.plan.Splits) {
+			return
+		}
+		if rows, _, err := c.pf.next(); rows != nil || err != nil {
+			return
+		}
+	} else if !c.planDone() {
+		return
+	}
+	if err := p.tracker.End(c.plan.SnapshotID); err != nil {
+		p.log.Debugf("paimon input on %s: %v", p.cfg.FullName(), err)
+	}
+}
+
 // finalCommit writes the position once more on Close, bounded by
 // finalCommitTimeout.
 func (p *paimonInput) finalCommit(ctx context.Context) {

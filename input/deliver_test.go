@@ -238,3 +238,62 @@ func TestSentBatchRanges(t *testing.T) {
 		t.Fatalf("narrowed ranges %v, want %v", nb.ranges, want)
 	}
 }
+
+// A stop right after a snapshot's last batch, before a next ReadBatch
+// noticed the snapshot was read to its end, still stores the position
+// after it: a graceful stop (or a group's revoked slot) must not leave the
+// next reader the whole snapshot to deliver again. With the last batch
+// exactly filled the split's end was not seen yet; Close looks.
+func TestCloseAfterLastBatchCommitsSnapshot(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		batch string
+	}{{"batch exactly filled", "3"}, {"batch short of the split's end", "5"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := &fakeSource{plans: []*fakePlan{{SnapshotID: 3, Splits: []*fakeSplit{{Bucket: 0, Handle: fakeRows{ids: ids(1, 3)}}}}}}
+			in := directInput(t, src, "consumer_id: c\nbatch_size: "+tc.batch+"\n")
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := in.Connect(ctx); err != nil {
+				t.Fatal(err)
+			}
+			b, ack, err := in.ReadBatch(ctx)
+			if err != nil || len(b) != 3 {
+				t.Fatalf("ReadBatch: %d messages, %v", len(b), err)
+			}
+			if err := ack(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := in.Close(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if c := src.commitLog(); len(c) == 0 || c[len(c)-1] != 4 {
+				t.Fatalf("commits %v, want the last at 4 (snapshot 3 delivered and acknowledged)", c)
+			}
+		})
+	}
+}
+
+// Close with rows of the snapshot still unread keeps the position at it.
+func TestCloseMidSnapshotKeepsPosition(t *testing.T) {
+	src := &fakeSource{plans: []*fakePlan{{SnapshotID: 3, Splits: []*fakeSplit{{Bucket: 0, Handle: fakeRows{ids: ids(1, 6), recordSize: 3}}}}}}
+	in := directInput(t, src, "consumer_id: c\nbatch_size: 3\n")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := in.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, ack, err := in.ReadBatch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ack(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if c := src.commitLog(); slices.Contains(c, 4) {
+		t.Fatalf("commits %v: the position moved past snapshot 3 with rows 4-6 unread", c)
+	}
+}

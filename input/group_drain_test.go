@@ -64,14 +64,9 @@ func TestGroupRevokeDrains(t *testing.T) {
 	if err != nil || len(b) != 3 {
 		t.Fatalf("first batch: %d messages, %v", len(b), err)
 	}
-	// The slot's reader has read snapshot 3 to its end once it asks for
-	// the next plan; a revoke before that keeps the slot's consumer at 3
-	// (its last snapshot is delivered again by the next owner).
-	select {
-	case <-src.nextCh:
-	case <-ctx.Done():
-		t.Fatal("the slot's reader never asked for the next plan")
-	}
+	// The revoke may come before the slot's reader noticed that snapshot 3
+	// was read to its end (the next plan not asked for yet): closing the
+	// reader notices it, so the slot's consumer still moves to 4.
 	done := make(chan struct{})
 	go func() { g.Revoked(ctx, []int32{0}); close(done) }()
 	select {

@@ -378,6 +378,7 @@ func (p *paimonInput) Close(ctx context.Context) error {
 	case <-ctx.Done():
 	}
 	if acquired {
+		p.endReadPlan()
 		p.cur.release()
 		p.eoFinal(ctx)
 		<-p.readSem
