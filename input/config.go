@@ -94,6 +94,11 @@ type config struct {
 	// of: the slot readers of one replica share one, so checkpoint_limit
 	// bounds the replica (not configuration).
 	window *window
+	// splitReaders, when set, is the semaphore a split's reader holds
+	// while the split is open: the slot readers of one replica read as
+	// many splits at a time as it has cores, not one each (not
+	// configuration).
+	splitReaders chan struct{}
 
 	// Storage configures object-store access (the storage field), ready
 	// for paimon.WithStorageOptions. The config's 0 retries and 0s timeout

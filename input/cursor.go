@@ -46,6 +46,17 @@ type splitCursor struct {
 	// is emptied at every batch end (the batch itself is kept as rows).
 	batcher *service.Batcher
 	span    trace.Span // the current split's paimon.read_split, ended by release
+	// token, while a split is open in a group's slot reader, is the
+	// replica's split semaphore it holds (splitReaders).
+	token chan struct{}
+}
+
+// dropToken gives the replica's split semaphore back, if held.
+func (c *splitCursor) dropToken() {
+	if c.token != nil {
+		<-c.token
+		c.token = nil
+	}
 }
 
 func newSplitCursor(cfg config) splitCursor {
@@ -95,6 +106,7 @@ func (c *splitCursor) releaseErr(err error) {
 	if c.pf != nil {
 		c.pf.stop()
 	}
+	c.dropToken()
 	if c.span != nil {
 		endSpan(c.span, err)
 		c.span = nil
@@ -105,12 +117,25 @@ func (c *splitCursor) releaseErr(err error) {
 // openSplit opens the cursor's current split and starts its prefetcher,
 // resuming after the rows already delivered when it is reopened after an
 // error. The encoder is kept while the record schema stays the same.
-func (p *paimonInput) openSplit(ctx context.Context, src source) error {
+func (p *paimonInput) openSplit(ctx context.Context, src source) (err error) {
 	sp := p.cur.split()
 	if p.cur.splitDone == 0 {
 		if err := p.limiter.takeFiles(ctx, sp.FileCount()); err != nil {
 			return err
 		}
+	}
+	if sem := p.cfg.splitReaders; sem != nil {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		p.cur.token = sem
+		defer func() {
+			if err != nil {
+				p.cur.dropToken()
+			}
+		}()
 	}
 	// The reader outlives this ReadBatch call (a split spans many batches),
 	// so it must not hold the call's context: that is cancelled when the

@@ -297,6 +297,9 @@ func (p *paimonInput) eoRewind(ctx context.Context, cause error) error {
 		}
 	}
 	p.log.Warnf("paimon input on %s: exactly once: the open transaction of consumer %s is aborted and read again from the last committed position: %v", p.cfg.FullName(), eo.key.Consumer, cause)
+	// The split's reader goes first: it holds the replica's split
+	// semaphore in a group, which the back-off must not keep.
+	p.cur.release()
 	// Rewinds without a commit between them back off, so an output that
 	// keeps failing is not hammered by reads of the same rows.
 	if d := rewindBackoff(eo.rewinds); d > 0 {

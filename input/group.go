@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -140,6 +141,8 @@ type groupInput struct {
 	// delivery window.
 	alloc  memory.Allocator
 	window *window
+	// splitReaders bounds the splits the slot readers read at a time.
+	splitReaders chan struct{}
 
 	mu     sync.Mutex
 	member member
@@ -246,8 +249,9 @@ type slotReader struct {
 func newGroupInput(cfg config, open opener, mgr *service.Resources) *groupInput {
 	ctx, stop := context.WithCancel(context.Background())
 	return &groupInput{cfg: cfg, open: open, mgr: mgr, log: mgr.Logger(), out: make(chan slotBatch), alloc: newAllocator(),
-		window:  newWindow(cfg.CheckpointLimit, cfg.CheckpointLimitBytes),
-		stopCtx: ctx, stop: stop, slots: map[int32]*slotReader{},
+		window:       newWindow(cfg.CheckpointLimit, cfg.CheckpointLimitBytes),
+		splitReaders: make(chan struct{}, splitReadersPerReplica()),
+		stopCtx:      ctx, stop: stop, slots: map[int32]*slotReader{},
 		m: newGroupMetrics(mgr.Metrics(), cfg.FullName()), lags: map[int32]lagValues{}}
 }
 
@@ -317,7 +321,7 @@ func (g *groupInput) Assigned(_ context.Context, slots []int32) {
 		cfg.Read.ConsumerID = group.SlotConsumerID(g.cfg.Read.ConsumerID, s)
 		slot := s
 		cfg.fence = func(ctx context.Context, next int64) error { return g.member.Fence(ctx, slot, next) }
-		cfg.alloc, cfg.window = g.alloc, g.window
+		cfg.alloc, cfg.window, cfg.splitReaders = g.alloc, g.window, g.splitReaders
 		in := newInput(cfg, g.open, g.mgr)
 		in.lagReport = func(v lagValues) { g.slotLag(slot, v) }
 		// One slot's position is not the replica's: these gauges would be
@@ -532,3 +536,8 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 		return ctx.Err()
 	}
 }
+
+// splitReadersPerReplica is how many splits a replica's slot readers read
+// at a time: each split has a decoder and encoders of its own, so more than
+// the cores only adds working sets.
+func splitReadersPerReplica() int { return max(1, runtime.GOMAXPROCS(0)) }

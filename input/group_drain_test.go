@@ -151,3 +151,70 @@ func TestGroupLostSlotFreesWindow(t *testing.T) {
 		t.Fatalf("after the slot was lost the window still holds %d rows, %d bytes", rows, bytes)
 	}
 }
+
+// The slot readers of a replica read as many splits at a time as the
+// replica's split semaphore allows, not one each; a split that fails and is
+// reopened gives its place back meanwhile, and every row still arrives.
+func TestGroupSlotsShareSplitReaders(t *testing.T) {
+	srcs := map[int]*fakeSource{
+		0: {plans: []*fakePlan{{SnapshotID: 3, Splits: []*fakeSplit{{Bucket: 0, Handle: fakeRows{ids: ids(1, 6), recordSize: 3, failAt: 4}}}}}},
+		1: {plans: []*fakePlan{{SnapshotID: 3, Splits: []*fakeSplit{{Bucket: 1, Handle: fakeRows{ids: ids(11, 16), recordSize: 3}}}}}},
+	}
+	pc, err := inputSpec().ParseYAML("warehouse: /wh\ntable: db.t\nconsumer_id: c\nbatch_size: 3\ngroup:\n  seed_brokers: [ \"localhost:1\" ]\n  slots: 2\n", service.NewEnvironment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := parseConfig(pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGroupInput(cfg, func(_ context.Context, c config) (source, error) { return srcs[c.Read.ShardIndex], nil }, service.MockResources())
+	g.member, g.nslots = &fakeMember{}, 2
+	g.splitReaders = make(chan struct{}, 1)
+	g.Assigned(context.Background(), []int32{0, 1})
+	t.Cleanup(func() { g.stop() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	readsOf := func(s *fakeSource) int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		n := 0
+		for _, r := range s.reads {
+			n += r
+		}
+		return n
+	}
+	b, ack, err := g.ReadBatch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := 0
+	if body, _ := b[0].AsBytes(); string(body) == `{"id":11}` {
+		first = 1
+	}
+	time.Sleep(100 * time.Millisecond)
+	if n := readsOf(srcs[1-first]); n != 0 {
+		t.Fatalf("slot %d opened its split (%d reads) while slot %d held the replica's only split reader", 1-first, n, first)
+	}
+	got := map[string]int{}
+	for {
+		for _, m := range b {
+			body, _ := m.AsBytes()
+			got[string(body)]++
+		}
+		if err := ack(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) == 12 {
+			break
+		}
+		if b, ack, err = g.ReadBatch(ctx); err != nil {
+			t.Fatalf("after %d rows: %v", len(got), err)
+		}
+	}
+	for _, body := range append(idBodies(ids(1, 6)), idBodies(ids(11, 16))...) {
+		if got[body] == 0 {
+			t.Errorf("%s never delivered (got %v)", body, got)
+		}
+	}
+}
