@@ -36,7 +36,17 @@ func (m *fakeMember) Close() {}
 // groupOver is a group input with one slot of two assigned, reading src.
 func groupOver(t *testing.T, src *fakeSource, m *fakeMember) *groupInput {
 	t.Helper()
-	pc, err := inputSpec().ParseYAML("warehouse: /wh\ntable: db.t\nconsumer_id: c\ncommit_period: 20ms\ngroup:\n  seed_brokers: [ \"localhost:1\" ]\n  slots: 2\n", service.NewEnvironment())
+	g := newTestGroup(t, "commit_period: 20ms\n", func(config) *fakeSource { return src })
+	g.member = m
+	g.Assigned(context.Background(), []int32{0})
+	return g
+}
+
+// newTestGroup is a group input of two slots, none assigned yet, whose slot
+// readers read the source open returns for their config.
+func newTestGroup(t *testing.T, yaml string, open func(config) *fakeSource) *groupInput {
+	t.Helper()
+	pc, err := inputSpec().ParseYAML("warehouse: /wh\ntable: db.t\nconsumer_id: c\n"+yaml+"group:\n  seed_brokers: [ \"localhost:1\" ]\n  slots: 2\n", service.NewEnvironment())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,9 +54,8 @@ func groupOver(t *testing.T, src *fakeSource, m *fakeMember) *groupInput {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := newGroupInput(cfg, func(context.Context, config) (source, error) { return src, nil }, service.MockResources())
-	g.member, g.nslots = m, 2
-	g.Assigned(context.Background(), []int32{0})
+	g := newGroupInput(cfg, func(_ context.Context, c config) (source, error) { return open(c), nil }, service.MockResources())
+	g.member, g.nslots = &fakeMember{}, 2
 	t.Cleanup(func() { g.stop() })
 	return g
 }
@@ -160,19 +169,9 @@ func TestGroupSlotsShareSplitReaders(t *testing.T) {
 		0: {plans: []*fakePlan{{SnapshotID: 3, Splits: []*fakeSplit{{Bucket: 0, Handle: fakeRows{ids: ids(1, 6), recordSize: 3, failAt: 4}}}}}},
 		1: {plans: []*fakePlan{{SnapshotID: 3, Splits: []*fakeSplit{{Bucket: 1, Handle: fakeRows{ids: ids(11, 16), recordSize: 3}}}}}},
 	}
-	pc, err := inputSpec().ParseYAML("warehouse: /wh\ntable: db.t\nconsumer_id: c\nbatch_size: 3\ngroup:\n  seed_brokers: [ \"localhost:1\" ]\n  slots: 2\n", service.NewEnvironment())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := parseConfig(pc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := newGroupInput(cfg, func(_ context.Context, c config) (source, error) { return srcs[c.Read.ShardIndex], nil }, service.MockResources())
-	g.member, g.nslots = &fakeMember{}, 2
+	g := newTestGroup(t, "batch_size: 3\n", func(c config) *fakeSource { return srcs[c.Read.ShardIndex] })
 	g.splitReaders = make(chan struct{}, 1)
 	g.Assigned(context.Background(), []int32{0, 1})
-	t.Cleanup(func() { g.stop() })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	readsOf := func(s *fakeSource) int {
