@@ -290,6 +290,20 @@ def t_pk_cross(g):
     g.case("filter", filter="dt = 'p2'")
 
 
+def t_pk_merge_buckets(g):
+    """MERGE INTO a dynamic-bucket table (key includes the partition) and a cross-partition one,
+    whose MERGE and UPDATE move keys to other partitions."""
+    g.sql("""CREATE TABLE {t} (id INT NOT NULL, dt STRING, v BIGINT, s STRING) PARTITIONED BY (dt)
+             TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-1', 'dynamic-bucket.target-row-num' = '3')""")
+    g.sql("INSERT INTO {t} VALUES " + ", ".join("(%d, 'p%d', %d, 's%d')" % (i, i % 2, i, i) for i in range(1, 11)), "ins")
+    g.sql("""MERGE INTO {t} t USING (SELECT * FROM VALUES (1, 'p5', 100, 'moved'), (2, 'p0', 200, 'same'),
+        (3, 'p1', 0, 'del'), (30, 'p3', 30, 'new') AS s(id, dt, v, s)) s ON t.id = s.id
+        WHEN MATCHED AND s.v = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *""", "merge")
+    g.sql("UPDATE {t} SET dt = 'p9' WHERE id IN (4, 5)", "update_dt")
+    g.every_snapshot()
+    g.case("filter", filter="dt = 'p9' OR dt = 'p5'")
+
+
 # --- (c) merge engines -----------------------------------------------------------------------
 
 def t_partial(g):
@@ -427,6 +441,7 @@ TABLES = [
     ("types_parquet", t_types_parquet), ("types_orc", t_types_orc), ("types_avro", t_types_avro),
     ("append_dml", t_append_dml), ("append_dv", t_append_dv), ("append_bucket_dv", t_append_bucket_dv),
     ("pk_dv", t_pk_dv), ("pk_dynamic", t_pk_dynamic), ("pk_cross", t_pk_cross),
+    ("pk_merge_buckets", t_pk_merge_buckets),
     ("partial", t_partial), ("agg", t_agg), ("first_row", t_first_row),
     ("alter", t_alter), ("alter_pk", t_alter_pk),
     ("compact_append", t_compact_append), ("compact_sort", t_compact_sort), ("compact_pk", t_compact_pk), ("compact_pk_dv", t_compact_pk_dv),
