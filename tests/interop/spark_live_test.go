@@ -74,6 +74,8 @@ func TestLiveSpark(t *testing.T) {
 // all-NULL row made NULL, and nothing else.
 func runSparkCases(t *testing.T, dir string) {
 	runCases(t, dir)
+	// col = min and col = max of every filterable column of every table (TestLive does the same).
+	t.Run("bounds", func(t *testing.T) { runBounds(t, dir) })
 	b, err := os.ReadFile(filepath.Join(dir, "differs-spark.json"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return
