@@ -304,6 +304,33 @@ def t_pk_merge_buckets(g):
     g.case("filter", filter="dt = 'p9' OR dt = 'p5'")
 
 
+def t_partition_ops(g):
+    """ALTER TABLE DROP PARTITION, TRUNCATE TABLE and DELETE of whole partitions."""
+    g.sql("CREATE TABLE {t} (id INT, v STRING, dt STRING, h INT) PARTITIONED BY (dt, h)")
+    g.sql("INSERT INTO {t} VALUES " + ", ".join("(%d, 'v%d', 'd%d', %d)" % (i, i, i % 3, i % 2) for i in range(12)), "ins")
+    g.sql("ALTER TABLE {t} DROP PARTITION (dt = 'd1', h = 0)", "drop_part")
+    g.sql("DELETE FROM {t} WHERE dt = 'd2'", "delete_part")
+    g.sql("INSERT INTO {t} VALUES (100, 'again', 'd1', 0)", "ins2")
+    g.sql("TRUNCATE TABLE {t}", "truncate")
+    g.sql("INSERT INTO {t} VALUES (200, 'after', 'd0', 1)", "ins3")
+    g.every_snapshot()
+    g.case("filter", at="ins2", filter="h = 0")
+
+
+def t_pk_lookup(g):
+    """ORC primary-key table with changelog-producer lookup (compacts at every write) and a
+    sequence field: an UPDATE and a MERGE whose older sequence values lose."""
+    g.sql("""CREATE TABLE {t} (id INT NOT NULL, seq BIGINT, v STRING) TBLPROPERTIES ('primary-key' = 'id',
+             'bucket' = '2', 'file.format' = 'orc', 'changelog-producer' = 'lookup', 'sequence.field' = 'seq')""")
+    g.sql("INSERT INTO {t} VALUES " + ", ".join("(%d, 10, 'v%d')" % (i, i) for i in range(1, 9)), "ins")
+    g.sql("INSERT INTO {t} VALUES (1, 5, 'older'), (2, 20, 'newer'), (9, 1, 'new')", "seq")
+    g.sql("UPDATE {t} SET v = 'upd', seq = 30 WHERE id IN (3, 4)", "update")
+    g.sql("DELETE FROM {t} WHERE id = 5", "delete")
+    g.sql("""MERGE INTO {t} t USING (SELECT * FROM VALUES (6, 1, 'stale'), (7, 99, 'fresh'), (20, 1, 'ins') AS s(id, seq, v)) s
+        ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *""", "merge")
+    g.every_snapshot()
+
+
 # --- (c) merge engines -----------------------------------------------------------------------
 
 def t_partial(g):
@@ -441,7 +468,7 @@ TABLES = [
     ("types_parquet", t_types_parquet), ("types_orc", t_types_orc), ("types_avro", t_types_avro),
     ("append_dml", t_append_dml), ("append_dv", t_append_dv), ("append_bucket_dv", t_append_bucket_dv),
     ("pk_dv", t_pk_dv), ("pk_dynamic", t_pk_dynamic), ("pk_cross", t_pk_cross),
-    ("pk_merge_buckets", t_pk_merge_buckets),
+    ("pk_merge_buckets", t_pk_merge_buckets), ("partition_ops", t_partition_ops), ("pk_lookup", t_pk_lookup),
     ("partial", t_partial), ("agg", t_agg), ("first_row", t_first_row),
     ("alter", t_alter), ("alter_pk", t_alter_pk),
     ("compact_append", t_compact_append), ("compact_sort", t_compact_sort), ("compact_pk", t_compact_pk), ("compact_pk_dv", t_compact_pk_dv),
