@@ -503,6 +503,10 @@ def main():
                       if os.path.basename(j).startswith("paimon-spark-3.5-")), "unknown")
     wh = os.path.abspath(args.warehouse)
     os.makedirs(wh, exist_ok=True)
+    # SparkCatalog creates an empty database `default` in the warehouse: removed at the end
+    # unless it was there before (the committed fixtures' warehouse has none).
+    default_db = os.path.join(wh, "default.db")
+    had_default = os.path.exists(default_db)
 
     import pyspark
     from pyspark.sql import SparkSession
@@ -563,6 +567,8 @@ def main():
             json.dump(dict(meta, cases=cs), f, indent=1, ensure_ascii=False)
             f.write("\n")
     spark.stop()
+    if not had_default and os.path.isdir(default_db) and not os.listdir(default_db):
+        os.rmdir(default_db)
     if failed:
         raise SystemExit("failed: " + ", ".join(failed))
 
