@@ -240,6 +240,27 @@ def t_append_dv(g):
     _append_dml(g, "'deletion-vectors.enabled' = 'true'")
 
 
+def t_append_dv_orc(g):
+    """Deletion vectors address row positions: ORC files."""
+    _append_dml(g, "'deletion-vectors.enabled' = 'true', 'file.format' = 'orc'")
+
+
+def t_append_dv_avro(g):
+    _append_dml(g, "'deletion-vectors.enabled' = 'true', 'file.format' = 'avro'")
+
+
+def t_pk_dv_orc(g):
+    """Primary keys with deletion vectors in ORC (compacted at each write): DELETE, UPDATE, upsert."""
+    g.sql("""CREATE TABLE {t} (id INT NOT NULL, name STRING, v BIGINT) TBLPROPERTIES
+             ('primary-key' = 'id', 'bucket' = '1', 'deletion-vectors.enabled' = 'true', 'file.format' = 'orc')""")
+    g.sql("INSERT INTO {t} VALUES " + ", ".join("(%d, 'n%d', %d)" % (i, i, i) for i in range(1, 21)), "ins")
+    g.sql("DELETE FROM {t} WHERE id % 4 = 0", "delete")
+    g.sql("UPDATE {t} SET v = -v WHERE id > 15", "update")
+    g.sql("INSERT INTO {t} VALUES (1, 'up', 100), (2, 'up', 200), (40, 'new', 40)", "upsert")
+    g.every_snapshot()
+    g.case("filter", filter="v > 15 OR name = 'up'")
+
+
 def t_append_bucket_dv(g):
     """Fixed-bucket append table (bucket-key id) with deletion vectors."""
     g.sql("""CREATE TABLE {t} (id INT, name STRING, v BIGINT) TBLPROPERTIES
@@ -466,7 +487,8 @@ def t_compact_pk_dv(g):
 TABLES = [
     ("append_part", t_append_part), ("append_unpart", t_append_unpart), ("pk_fixed", t_pk_fixed),
     ("types_parquet", t_types_parquet), ("types_orc", t_types_orc), ("types_avro", t_types_avro),
-    ("append_dml", t_append_dml), ("append_dv", t_append_dv), ("append_bucket_dv", t_append_bucket_dv),
+    ("append_dml", t_append_dml), ("append_dv", t_append_dv), ("append_dv_orc", t_append_dv_orc),
+    ("append_dv_avro", t_append_dv_avro), ("append_bucket_dv", t_append_bucket_dv), ("pk_dv_orc", t_pk_dv_orc),
     ("pk_dv", t_pk_dv), ("pk_dynamic", t_pk_dynamic), ("pk_cross", t_pk_cross),
     ("pk_merge_buckets", t_pk_merge_buckets), ("partition_ops", t_partition_ops), ("pk_lookup", t_pk_lookup),
     ("partial", t_partial), ("agg", t_agg), ("first_row", t_first_row),
