@@ -217,6 +217,26 @@ def t_types_avro(g):
     _types(g, "avro")
 
 
+def _old_dates(g, fmt):
+    """Dates and timestamps before the Gregorian reform: the 0.9 connector stores a DATE
+    through Java's hybrid calendar (DATE '1000-01-01' is stored, and read back, as 1000-01-06),
+    and so does ORC a TIMESTAMP_NTZ. Spark reads back what is stored; so must we."""
+    g.sql("CREATE TABLE {t} (id INT, d DATE, ts TIMESTAMP_NTZ) TBLPROPERTIES ('file.format' = '%s')" % fmt)
+    g.sql("""INSERT INTO {t} VALUES (1, DATE '1000-01-01', TIMESTAMP_NTZ '1000-01-01 12:00:00'),
+        (2, DATE '1582-10-04', TIMESTAMP_NTZ '1582-10-04 00:00:00.5'), (3, DATE '1582-10-15', TIMESTAMP_NTZ '1582-10-15 00:00:00'),
+        (4, DATE '1200-02-29', NULL)""", "ins")
+    g.every_snapshot()
+    g.case("filter", at="ins", filter="d < DATE '1582-10-15'")
+
+
+def t_old_dates_parquet(g):
+    _old_dates(g, "parquet")
+
+
+def t_old_dates_orc(g):
+    _old_dates(g, "orc")
+
+
 # --- (b) append DELETE / UPDATE with and without deletion vectors, dynamic buckets ------------
 
 def _append_dml(g, props):
@@ -487,6 +507,7 @@ def t_compact_pk_dv(g):
 TABLES = [
     ("append_part", t_append_part), ("append_unpart", t_append_unpart), ("pk_fixed", t_pk_fixed),
     ("types_parquet", t_types_parquet), ("types_orc", t_types_orc), ("types_avro", t_types_avro),
+    ("old_dates_parquet", t_old_dates_parquet), ("old_dates_orc", t_old_dates_orc),
     ("append_dml", t_append_dml), ("append_dv", t_append_dv), ("append_dv_orc", t_append_dv_orc),
     ("append_dv_avro", t_append_dv_avro), ("append_bucket_dv", t_append_bucket_dv), ("pk_dv_orc", t_pk_dv_orc),
     ("pk_dv", t_pk_dv), ("pk_dynamic", t_pk_dynamic), ("pk_cross", t_pk_cross),
