@@ -42,7 +42,7 @@ regen_versions() {
 # fixtures/expected/sparkgen.* and fixtures/cases-spark.json. Needs SPARK_PYTHON (a python with
 # pyspark) and the connector jar (PAIMON_SPARK_JARS, default resources/spark/target/lib);
 # scripts/test-all --install prints both. SPARK_ONLY=1 regenerates just these.
-SPARK_TABLES="${SPARK_TABLES:-sparkgen.pk_fixed,sparkgen.pk_merge_buckets,sparkgen.append_dv,sparkgen.alter,sparkgen.compact_pk_dv,sparkgen.types_orc}"
+SPARK_TABLES="${SPARK_TABLES:-sparkgen.pk_fixed,sparkgen.pk_merge_buckets,sparkgen.append_dv,sparkgen.alter,sparkgen.compact_pk_dv,sparkgen.types_orc,sparkgen.old_dates_orc}"
 regen_spark() {
   rm -rf "$out/warehouse/sparkgen.db" "$out"/expected/sparkgen.* "$out/cases-spark.json"
   "${SPARK_PYTHON:?set SPARK_PYTHON to a python with pyspark (resources/README.md)}" "$here/spark/gen_spark.py" \
