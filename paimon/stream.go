@@ -360,7 +360,7 @@ func (t *Table) checkFilter(cfg StreamConfig, built *predicate.Predicate) error 
 		return nil
 	}
 	_, err := bindFilter(t.schema, cfg.Filter, built)
-	if err == nil || (cfg.EndSnapshot == 0 && !cfg.EndAtLatest) {
+	if err == nil || !cfg.bounded() {
 		return err
 	}
 	if cfg.Filter != "" {
@@ -368,6 +368,10 @@ func (t *Table) checkFilter(cfg StreamConfig, built *predicate.Predicate) error 
 	}
 	return nil
 }
+
+// bounded reports whether the stream ends (at a snapshot or at the latest
+// one at open): only such a read can be a time travel to one snapshot.
+func (c *StreamConfig) bounded() bool { return c.EndSnapshot != 0 || c.EndAtLatest }
 
 // streamTable is the table as a stream.Scan sees it, with the read's
 // filter, buckets and projection bound.
@@ -491,8 +495,12 @@ func (t *Table) openStream(ctx context.Context, cfg StreamConfig, filter *predic
 	}
 	if cfg.Columns != nil {
 		// Checked here, not at the first read: an unknown column is a
-		// configuration error the caller must see at open.
-		if _, err := projectFields(t.schema, cfg.Columns); err != nil {
+		// configuration error the caller must see at open. A bounded read
+		// may be a read of one past snapshot in its own schema (time
+		// travel), whose columns the current schema may lack, as with the
+		// filter (checkFilter): the schema of its first plan checks them
+		// (streamTable.TimeTravelSchema, ReadSchema).
+		if _, err := projectFields(t.schema, cfg.Columns); err != nil && !cfg.bounded() {
 			return nil, nil, fmt.Errorf("table %s: %w", t.name, &FieldError{Field: "Columns", Err: err})
 		}
 	}

@@ -37,6 +37,25 @@ regen_versions() {
   grep -L '"table"' "$out"/differs-java-*.json | xargs -r rm -f
   find "$out/warehouse" -name '.*.crc' -delete
 }
+# Spark SQL as a writer (resources/spark/gen_spark.py, docs/interop.md "Spark SQL as a writer"):
+# SPARK_TABLES of database sparkgen into fixtures/warehouse/sparkgen.db with Spark's reads in
+# fixtures/expected/sparkgen.* and fixtures/cases-spark.json. Needs SPARK_PYTHON (a python with
+# pyspark) and the connector jar (PAIMON_SPARK_JARS, default resources/spark/target/lib);
+# scripts/test-all --install prints both. SPARK_ONLY=1 regenerates just these.
+SPARK_TABLES="${SPARK_TABLES:-sparkgen.pk_fixed,sparkgen.pk_merge_buckets,sparkgen.append_dv,sparkgen.alter,sparkgen.compact_pk_dv,sparkgen.types_orc,sparkgen.old_dates_orc}"
+regen_spark() {
+  rm -rf "$out/warehouse/sparkgen.db" "$out"/expected/sparkgen.* "$out/cases-spark.json"
+  "${SPARK_PYTHON:?set SPARK_PYTHON to a python with pyspark (resources/README.md)}" "$here/spark/gen_spark.py" \
+    --jars "${PAIMON_SPARK_JARS:-$here/spark/target/lib}" --warehouse "$out/warehouse" --expected "$out/expected" \
+    --cases "$out/cases-spark.json" --tables "$SPARK_TABLES"
+  find "$out/warehouse/sparkgen.db" -name '.*.crc' -delete
+}
+if [[ -n "${SPARK_ONLY:-}" ]]; then
+  regen_spark
+  du -sh "$out/warehouse/sparkgen.db"
+  exit 0
+fi
+
 if [[ -n "${VERSIONS_ONLY:-}" ]]; then
   regen_versions
   du -sh "$out/warehouse"
@@ -136,6 +155,7 @@ if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaTsSubUnitGen.java" 
 fi
 
 regen_versions
+regen_spark
 
 # Generated tables carry absolute-path-free metadata, but drop hint files that only speed up
 # lookups and any writer temp files so the committed tree is deterministic in shape.
