@@ -72,9 +72,12 @@ func runTimeTravelCases(t *testing.T, fixtures, file string) int {
 			if c.Projection != nil {
 				cfg += "  columns: [" + strings.Join(c.Projection, ", ") + "]\n"
 			}
+			random := strings.HasPrefix(c.Table, "randhist.")
+			var fields []types.DataField
 			got := runBodies(t, cfg)
-			if strings.HasPrefix(c.Table, "randhist.") {
-				got = floatsAsCanon(t, fixtures, c.Table, *c.Snapshot, got)
+			if random {
+				fields = snapshotFields(t, fixtures, c.Table, *c.Snapshot)
+				got = floatsAsCanon(t, fields, got)
 			}
 			want := testenv.ReadSortedLines(t, filepath.Join(fixtures, filepath.FromSlash(c.Expected)))
 			if len(want) != c.Rows {
@@ -86,6 +89,34 @@ func runTimeTravelCases(t *testing.T, fixtures, file string) int {
 					filter = *c.Filter
 				}
 				t.Fatalf("snapshot %d filter %s: got %d rows, Java %d\ngot  %v\nwant %v", *c.Snapshot, filter, len(got), len(want), got, want)
+			}
+			if !random {
+				return
+			}
+			// Filters through the input on every column of a random history's snapshot, in
+			// that snapshot's schema: IS NULL and IS NOT NULL against Java's rows.
+			for _, f := range fields {
+				for _, op := range []string{"IS NULL", "IS NOT NULL"} {
+					var w []string
+					for _, l := range want {
+						var row map[string]any
+						if err := json.Unmarshal([]byte(l), &row); err != nil {
+							t.Fatal(err)
+						}
+						v, ok := row[f.Name]
+						if !ok {
+							t.Fatalf("%s: Java's row lacks %s: %s", c.Expected, f.Name, l)
+						}
+						if (v == nil) == (op == "IS NULL") {
+							w = append(w, l)
+						}
+					}
+					filter := f.Name + " " + op
+					g := floatsAsCanon(t, fields, runBodies(t, cfg+"  filter: "+quoteYAML(filter)+"\n"))
+					if !slices.Equal(g, w) {
+						t.Fatalf("snapshot %d filter %s: got %d rows, Java's rows filtered %d\ngot  %v\nwant %v", *c.Snapshot, filter, len(g), len(w), g, w)
+					}
+				}
 			}
 		})
 	}
@@ -117,12 +148,8 @@ func runBodies(t *testing.T, inputYAML string) []string {
 	return out
 }
 
-// floatsAsCanon rewrites the FLOAT and DOUBLE values of bodies (JSON numbers, or "NaN" and
-// "±Infinity" as strings) in the fixtures' canonical form (canon.Float of the value, a FLOAT
-// widened to DOUBLE first), the one place the input's JSON and the canonical JSON differ for the
-// types of the random histories. Which columns are FLOAT or DOUBLE comes from the snapshot's
-// schema; a value that is not a number there is left as it is, to show up as a difference.
-func floatsAsCanon(t *testing.T, fixtures, table string, snapshot int64, bodies []string) []string {
+// snapshotFields returns the fields of the schema a snapshot of a fixture table was written in.
+func snapshotFields(t *testing.T, fixtures, table string, snapshot int64) []types.DataField {
 	t.Helper()
 	ctx := context.Background()
 	cat, err := paimon.OpenCatalog(ctx, filepath.Join(fixtures, "warehouse"))
@@ -142,8 +169,18 @@ func floatsAsCanon(t *testing.T, fixtures, table string, snapshot int64, bodies 
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sch.Fields
+}
+
+// floatsAsCanon rewrites the FLOAT and DOUBLE values of bodies (JSON numbers, or "NaN" and
+// "±Infinity" as strings) in the fixtures' canonical form (canon.Float of the value, a FLOAT
+// widened to DOUBLE first), the one place the input's JSON and the canonical JSON differ for the
+// types of the random histories. Which columns are FLOAT or DOUBLE comes from fields, the
+// snapshot's schema; a value that is not a number there is left as it is, to show up as a difference.
+func floatsAsCanon(t *testing.T, fields []types.DataField, bodies []string) []string {
+	t.Helper()
 	bits := map[string]int{}
-	for _, f := range sch.Fields {
+	for _, f := range fields {
 		switch f.Type.Root {
 		case types.Float:
 			bits[f.Name] = 32
