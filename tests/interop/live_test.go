@@ -15,7 +15,7 @@ import (
 
 // liveRandomHistories is how many random schema histories (resources/java SchemaHistGen) the
 // live suite writes with its seed.
-const liveRandomHistories = 8
+const liveRandomHistories = 6
 
 // TestLive regenerates the full oracle matrix (pypaimon in resources/.venv, Java Paimon via
 // Maven) into a temp dir and runs every case. Opt-in with PAIMON_INTEROP=1; a missing venv or

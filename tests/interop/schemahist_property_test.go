@@ -132,8 +132,18 @@ func checkSchemaHistory(t *testing.T, ctx context.Context, cat *paimon.Catalog, 
 		if len(rows) == 0 {
 			rows = []map[string]any{{}} // literals come from extraLits and NULL
 		}
+		// A comparison on every column of the snapshot (every type it has), then random
+		// filters over all of them.
+		var exprs []*pexpr
+		for _, f := range sch.Fields {
+			if kindOf(f.Type) != "" {
+				exprs = append(exprs, genExpr(r, []types.DataField{f}, rows, 0))
+			}
+		}
 		for k := 0; k < filters; k++ {
-			e := genExpr(r, sch.Fields, rows, 2)
+			exprs = append(exprs, genExpr(r, sch.Fields, rows, 2))
+		}
+		for _, e := range exprs {
 			var want []string
 			for i, row := range parsed {
 				if e.eval(row) == tTrue {
