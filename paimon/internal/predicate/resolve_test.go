@@ -41,6 +41,8 @@ func TestBindToAnotherTypeKeepsTheLiteralsAskedFor(t *testing.T) {
 		{"NOT (a IN (0.5))", "BIGINT", "DOUBLE", map[string]bool{"0.5": false, "1": true}},
 		{"a BETWEEN 0.5 AND 1.5", "BIGINT", "DOUBLE", map[string]bool{"0.5": true, "1.5": true, "0.25": false, "1.75": false}},
 		{"a > 3000000000", "INT", "BIGINT", map[string]bool{"3000000001": true, "5": false}},
+		// -0.0 is 0 on INT; on FLOAT it is -0.0, which Java's order keeps apart from 0.0.
+		{"a NOT IN (-0.0, 3.5e38)", "INT", "FLOAT", map[string]bool{"-0.0": false, "0.0": true, "1": true}},
 	} {
 		p, err := Parse(c.filter, field(1, "a", c.built))
 		if err != nil {
