@@ -410,7 +410,7 @@ public final class SchemaHistGen {
                     DecimalType d = (DecimalType) t;
                     BigInteger max = BigInteger.TEN.pow(d.getPrecision()).subtract(BigInteger.ONE);
                     BigInteger u = extreme ? max : BigInteger.valueOf(rnd.nextInt(2001) - 1000).min(max).max(max.negate());
-                    if (extreme ? rnd.nextBoolean() : false) u = u.negate();
+                    if (extreme && rnd.nextBoolean()) u = u.negate();
                     return Decimal.fromBigDecimal(new BigDecimal(u, d.getScale()), d.getPrecision(), d.getScale());
                 }
                 case BOOLEAN:
