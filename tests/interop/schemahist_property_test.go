@@ -43,16 +43,17 @@ const randomHistoryDB = "randhist"
 func TestFilterInSnapshotSchemaProperty(t *testing.T) {
 	seed := offlineSeed(t, "TestFilterInSnapshotSchemaProperty")
 	dir := fixturesDir(t)
-	random := runSchemaHistoryProperty(t, dir, seed, fixedHistoryTables)
+	random := runSchemaHistoryProperty(t, dir, seed, fixedHistoryTables, 10)
 	if random < 2 {
 		t.Errorf("%d random schema histories in the fixtures' %s database, want at least 2 (resources/regen-fixtures.sh)", random, randomHistoryDB)
 	}
 }
 
 // runSchemaHistoryProperty runs the property on the tables listed and on
-// every table of dir's randomHistoryDB database, and returns how many of
-// the latter it checked.
-func runSchemaHistoryProperty(t *testing.T, dir string, seed uint64, tables []string) int {
+// every table of dir's randomHistoryDB database (randomFilters random
+// filters per snapshot of those), and returns how many of the latter it
+// checked.
+func runSchemaHistoryProperty(t *testing.T, dir string, seed uint64, tables []string, randomFilters int) int {
 	ctx := context.Background()
 	cat, err := paimon.OpenCatalog(ctx, filepath.Join(dir, "warehouse"), CheckedAlloc(t))
 	if err != nil {
@@ -68,14 +69,14 @@ func runSchemaHistoryProperty(t *testing.T, dir string, seed uint64, tables []st
 		all = append(all, randomHistoryDB+"."+n)
 	}
 	for _, table := range all {
-		t.Run(table, func(t *testing.T) { checkSchemaHistory(t, ctx, cat, table, seed) })
+		t.Run(table, func(t *testing.T) { checkSchemaHistory(t, ctx, cat, table, seed, randomFilters) })
 	}
 	return len(random)
 }
 
 // checkSchemaHistory checks every snapshot of table (see
 // TestFilterInSnapshotSchemaProperty).
-func checkSchemaHistory(t *testing.T, ctx context.Context, cat *paimon.Catalog, table string, seed uint64) {
+func checkSchemaHistory(t *testing.T, ctx context.Context, cat *paimon.Catalog, table string, seed uint64, randomFilters int) {
 	tbl, err := cat.GetTable(ctx, table)
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +111,7 @@ func checkSchemaHistory(t *testing.T, ctx context.Context, cat *paimon.Catalog, 
 	// The random histories have many snapshots: fewer filters each.
 	filters := 25
 	if strings.HasPrefix(table, randomHistoryDB+".") {
-		filters = 10
+		filters = randomFilters
 	}
 	selective, foreign, built := 0, 0, 0
 	for id := earliest; id <= latest; id++ {
