@@ -55,6 +55,23 @@ if [[ -n "${SPARK_ONLY:-}" ]]; then
   du -sh "$out/warehouse/sparkgen.db"
   exit 0
 fi
+# Random schema histories (SchemaHistGen; tests/interop TestFilterInSnapshotSchemaProperty) drawn
+# from a fixed seed into randhist.db, with Java's read of every snapshot in cases-randhist.json:
+# the offline run of the property the live suite runs on freshly drawn histories. Three tables
+# (Parquet append, ORC primary key, Avro append) keep the set under 300 KB. RANDHIST_ONLY=1
+# regenerates just these.
+RANDHIST_SEED=20261203
+regen_randhist() {
+  rm -rf "$out/warehouse/randhist.db" "$out"/expected/randhist.* "$out/cases-randhist.json"
+  (cd "$here/java" && mvn -q -o -B compile exec:java -Dexec.mainClass=org.connectpaimon.gen.SchemaHistGen \
+    -Dexec.args="--warehouse $out/warehouse --expected $out/expected --cases $out/cases-randhist.json --db randhist --seed $RANDHIST_SEED --count 3 --steps 8")
+  find "$out/warehouse/randhist.db" -name '.*.crc' -delete
+  du -sh --apparent-size "$out/warehouse/randhist.db" "$out"/expected/randhist.*
+}
+if [[ -n "${RANDHIST_ONLY:-}" ]]; then
+  regen_randhist
+  exit 0
+fi
 
 if [[ -n "${VERSIONS_ONLY:-}" ]]; then
   regen_versions
@@ -156,6 +173,7 @@ fi
 
 regen_versions
 regen_spark
+regen_randhist
 
 # Generated tables carry absolute-path-free metadata, but drop hint files that only speed up
 # lookups and any writer temp files so the committed tree is deterministic in shape.

@@ -6,11 +6,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
 )
+
+// liveRandomHistories is how many random schema histories (resources/java SchemaHistGen) the
+// live suite writes with its seed.
+const liveRandomHistories = 6
 
 // TestLive regenerates the full oracle matrix (pypaimon in resources/.venv, Java Paimon via
 // Maven) into a temp dir and runs every case. Opt-in with PAIMON_INTEROP=1; a missing venv or
@@ -61,6 +66,18 @@ func TestLive(t *testing.T) {
 			"-Dexec.args=--warehouse "+filepath.Join(out, "warehouse")+" --expected "+filepath.Join(out, "expected")+
 				" --cases "+filepath.Join(out, "cases-javastats.json")+" --props "+filepath.Join(out, "props-java.json"))
 	}
+	// One seed for the random tables and the property runs (printed: PAIMON_PROPERTY_SEED=<seed>
+	// writes the same random schema histories and draws the same filters again).
+	seed := propertySeed(t)
+	randomHistories := 0
+	if _, err := os.Stat(filepath.Join(res, "java", "src", "main", "java", "org", "connectpaimon", "gen", "SchemaHistGen.java")); err == nil {
+		randomHistories = liveRandomHistories
+		run(filepath.Join(res, "java"), "mvn", "-q", "-B", "-o", "compile", "exec:java",
+			"-Dexec.mainClass=org.connectpaimon.gen.SchemaHistGen",
+			"-Dexec.args=--warehouse "+filepath.Join(out, "warehouse")+" --expected "+filepath.Join(out, "expected")+
+				" --cases "+filepath.Join(out, "cases-randhist.json")+" --db "+randomHistoryDB+
+				" --seed "+strconv.FormatUint(seed, 10)+" --count "+strconv.Itoa(randomHistories))
+	}
 	if _, err := os.Stat(filepath.Join(res, "java", "src", "main", "java", "org", "connectpaimon", "gen", "VersionGen.java")); err == nil {
 		runVersionMatrix(t, res, out, run)
 	}
@@ -70,7 +87,15 @@ func TestLive(t *testing.T) {
 			t.Fatal("no release of the writer-version matrix read NULL rows differently in Parquet: Paimon 0.9's collapse is no longer shown (docs/interop.md)")
 		}
 	})
-	t.Run("property", func(t *testing.T) { runProperty(t, out, propertySeed(t)) })
+	t.Run("property", func(t *testing.T) { runProperty(t, out, seed) })
+	t.Run("schema history property", func(t *testing.T) {
+		// The hand-written histories are Java's same tables as the committed ones, which the
+		// offline test checks (with a fresh seed under CI): here the random ones alone, six
+		// filters per snapshot besides one per column, to keep the suite's time.
+		if n := runSchemaHistoryProperty(t, out, seed, nil, 6); n != randomHistories {
+			t.Errorf("%d random schema histories in %s, SchemaHistGen was asked for %d", n, randomHistoryDB, randomHistories)
+		}
+	})
 	t.Run("bounds", func(t *testing.T) { runBounds(t, out) })
 }
 

@@ -49,6 +49,7 @@ func (b *Builder) leaf(op Op, name string, lits ...any) (*Predicate, error) {
 	case types.Variant, types.Blob, types.Geometry, types.Geography:
 		return nil, fmt.Errorf("predicate %s on column %q: type %s: %w", op, name, f.Type, types.ErrUnsupported)
 	}
+	src := &leafSource{op: op, lits: append([]any(nil), lits...)}
 	out := make([]any, 0, len(lits))
 	for _, l := range lits {
 		if l != nil {
@@ -58,7 +59,7 @@ func (b *Builder) leaf(op Op, name string, lits ...any) (*Predicate, error) {
 					continue // equal to no value of the column
 				case Equal, NotEqual, LessThan, LessOrEqual, GreaterThan, GreaterOrEqual:
 					nop, v := rewriteOutside(op, f.Type, br)
-					return &Predicate{op: nop, index: i, field: f, literals: []any{v}}, nil
+					return &Predicate{op: nop, index: i, field: f, literals: []any{v}, src: src}, nil
 				}
 			}
 		}
@@ -68,7 +69,7 @@ func (b *Builder) leaf(op Op, name string, lits ...any) (*Predicate, error) {
 		}
 		out = append(out, v)
 	}
-	return &Predicate{op: op, index: i, field: f, literals: out}, nil
+	return &Predicate{op: op, index: i, field: f, literals: out, src: src}, nil
 }
 
 // Equal matches rows whose column equals v (never a NULL column or v).
@@ -221,6 +222,10 @@ func Negate(p *Predicate) *Predicate {
 	}
 	q := *p
 	q.op = complement(p.op)
+	if p.src != nil {
+		// NOT of the leaf asked for: what the complement selects in any type.
+		q.src = &leafSource{op: complement(p.src.op), lits: p.src.lits}
+	}
 	return &q
 }
 

@@ -123,6 +123,19 @@ type Predicate struct {
 	field    types.DataField
 	literals []any
 	children []*Predicate
+	// src is a comparison leaf as it was asked for, before its literals
+	// were converted to the column type (and rewritten where the type
+	// cannot hold them, outside.go): the leaf is built again from it for a
+	// column of another type (time travel to a schema where the name has
+	// another type, a stream following a widening), where the rewritten
+	// literals would no longer select what was asked for.
+	src *leafSource
+}
+
+// leafSource is the op and literals a leaf was asked for.
+type leafSource struct {
+	op   Op
+	lits []any
 }
 
 // Op returns the node's function.

@@ -62,20 +62,27 @@ func rebind(p *Predicate, fields []types.DataField, find func(*Predicate) (int, 
 
 // retype builds leaf p again on field f of another type, through the
 // builder, so that literals are converted and range-checked exactly as
-// when a filter is first built.
+// when a filter is first built — from the op and literals the leaf was
+// asked for (src), not the ones its first type rewrote them to: `c >= 2.75`
+// built on a BIGINT c is `c >= 3` there, but on a FLOAT c it must still
+// hold for 2.75.
 func retype(p *Predicate, fields []types.DataField, f types.DataField) (*Predicate, error) {
 	b := &Builder{fields: fields}
+	op, lits := p.op, p.literals
+	if p.src != nil {
+		op, lits = p.src.op, p.src.lits
+	}
 	var q *Predicate
 	var err error
-	switch p.op {
+	switch op {
 	case StartsWith, EndsWith, Contains:
-		q, err = b.pattern(p.op, f.Name, patternText(p.literals[0]))
+		q, err = b.pattern(op, f.Name, patternText(lits[0]))
 	case NotStartsWith, NotEndsWith, NotContains:
-		if q, err = b.pattern(complement(p.op), f.Name, patternText(p.literals[0])); err == nil {
+		if q, err = b.pattern(complement(op), f.Name, patternText(lits[0])); err == nil {
 			q = Negate(q)
 		}
 	default:
-		q, err = b.leaf(p.op, f.Name, p.literals...)
+		q, err = b.leaf(op, f.Name, lits...)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("column %q is %s here, %s in the filter: %w", f.Name, f.Type, p.field.Type, err)
