@@ -124,7 +124,7 @@ func (p *paimonInput) touch(ctx context.Context, src source, final bool) {
 // the next reader would deliver the whole snapshot again. The current
 // split's reader is asked for its next rows: they are discarded anyway
 // (Close releases it), and only its end (no rows, no error) counts.
-// Called by Close with the read stopped.
+// Called by Close, holding readSem, before and after the stop.
 func (p *paimonInput) endReadPlan() {
 	c := &p.cur
 	if c.plan == nil || p.tracker == nil {
@@ -134,7 +134,15 @@ func (p *paimonInput) endReadPlan() {
 		if c.skip > 0 || (c.chunk != nil && c.chunkRow < c.chunk.n) || c.splitIdx+1 < len(c.plan.Splits) {
 			return
 		}
-		if rows, _, err := c.pf.next(); rows != nil || err != nil {
+		rows, _, err := c.pf.next()
+		if rows != nil {
+			// Not the end: the rows go back to the cursor, where fill
+			// would have put them, so a read after this still has them.
+			rows.base = c.splitDone
+			c.chunk, c.chunkRow = rows, 0
+			return
+		}
+		if err != nil {
 			return
 		}
 	} else if !c.planDone() {

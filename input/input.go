@@ -367,6 +367,17 @@ func (p *paimonInput) Close(ctx context.Context) error {
 		return nil
 	}
 	p.closed = true
+	p.mu.Unlock()
+	// Before the stop cancels the split's reader: it can still tell
+	// whether the snapshot's last batch was its end (endReadPlan). A read
+	// in progress holds readSem; it ends the snapshot itself if it can.
+	select {
+	case p.readSem <- struct{}{}:
+		p.endReadPlan()
+		<-p.readSem
+	default:
+	}
+	p.mu.Lock()
 	p.stop()
 	p.mu.Unlock()
 	p.committer.Wait()

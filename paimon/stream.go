@@ -420,7 +420,8 @@ func (t *streamTable) ReadSchema(ctx context.Context, id int64) (*schema.TableSc
 		return nil, fmt.Errorf("table %s schema %d: %w", t.name, ns.ID, err)
 	}
 	if _, err := projectFields(ns, t.projection); err != nil {
-		return nil, fmt.Errorf("table %s schema %d: %w", t.name, ns.ID, err)
+		// The columns asked for: a configuration error, permanent.
+		return nil, fmt.Errorf("table %s schema %d: %w", t.name, ns.ID, &FieldError{Field: "Columns", Err: err})
 	}
 	return ns, nil
 }
@@ -431,7 +432,7 @@ func (t *streamTable) TimeTravelSchema(ctx context.Context, snap *snapshot.Snaps
 		return nil, err
 	}
 	if _, err := projectFields(sch, t.projection); err != nil {
-		return nil, fmt.Errorf("table %s schema %d (snapshot %d): %w", t.name, sch.ID, snap.ID, err)
+		return nil, fmt.Errorf("table %s schema %d (snapshot %d): %w", t.name, sch.ID, snap.ID, &FieldError{Field: "Columns", Err: err})
 	}
 	return sch, nil
 }
