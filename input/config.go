@@ -86,6 +86,13 @@ type config struct {
 	// written: a slot's reader checks it still owns the slot (not
 	// configuration).
 	fence func(ctx context.Context, next int64) error
+	// mirrorConsumer, set under exactly once (not configuration): the
+	// consumer file only mirrors the position committed in Kafka, whose
+	// transactional fencing decides which pipeline owns the consumer, so
+	// the file is written without the check that it still holds this
+	// reader's last position. A fenced pipeline's late write only moves it
+	// back, which keeps more snapshots from expiring, never fewer.
+	mirrorConsumer bool
 	// alloc, when set, is the Arrow allocator of the reads: the slot
 	// readers of one replica share one pool, so that a slot's first file
 	// reuses what the others freed (not configuration).

@@ -133,6 +133,7 @@ func (p *paimonInput) eoConnect(ctx context.Context) (config, error) {
 	eo.broken, eo.pending, eo.lastCommit = nil, 0, time.Now()
 	eo.mu.Unlock()
 	cfg := p.cfg
+	cfg.mirrorConsumer = true
 	if !ok {
 		p.log.Infof("paimon input on %s: exactly once: consumer %s has no committed position yet; starting by scan_mode %s", p.cfg.FullName(), eo.key.Consumer, cfg.Read.StartMode)
 		return cfg, nil

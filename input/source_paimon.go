@@ -13,6 +13,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/internal/readspec"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
+	"github.com/connect-paimon/connect-paimon/paimon/consumer"
 )
 
 func init() {
@@ -45,7 +46,7 @@ func openTable(ctx context.Context, cfg config) (source, error) {
 		_ = cat.Close()
 		return nil, fmt.Errorf("%s %s: %w", cfg.Catalog.warehouseDoc(), cfg.Warehouse, err)
 	}
-	src := &tableSource{cat: cat, tbl: tbl, changelog: readsChangelog(tbl)}
+	src := &tableSource{cat: cat, tbl: tbl, changelog: readsChangelog(tbl), mirror: cfg.mirrorConsumer}
 	// A type the reader refuses fails the read of the same column, naming
 	// it; until then the values render without their Arrow unit.
 	src.partitions, _ = paimon.ArrowSchema(tbl.Schema().PartitionFields())
@@ -86,6 +87,9 @@ type tableSource struct {
 	changelog bool
 	// bounds serves SnapshotBounds (only the lag monitor calls it).
 	bounds *snapshotBounds
+	// mirror writes the consumer file without the ownership check
+	// (config.mirrorConsumer).
+	mirror bool
 }
 
 // readsChangelog tells whether a stream of tbl reads changelog files, as
@@ -158,11 +162,22 @@ func (s *tableSource) Read(ctx context.Context, sp planSplit) (array.RecordReade
 }
 
 func (s *tableSource) Commit(ctx context.Context, next int64) error {
+	if s.mirror {
+		return s.tbl.Consumers().Reset(ctx, s.scan.ConsumerID(), consumer.Consumer{NextSnapshot: next})
+	}
 	return s.scan.CommitConsumer(ctx, next)
 }
 
 // Touch implements toucher.
 func (s *tableSource) Touch(ctx context.Context) (int64, bool, error) {
+	if s.mirror {
+		m, id := s.tbl.Consumers(), s.scan.ConsumerID()
+		c, ok, err := m.Consumer(ctx, id)
+		if err != nil || !ok {
+			return 0, ok, err
+		}
+		return c.NextSnapshot, true, m.Reset(ctx, id, c)
+	}
 	return s.scan.TouchConsumer(ctx)
 }
 
