@@ -36,6 +36,20 @@ regen_versions() {
   # An empty differs file says nothing: drop it.
   grep -L '"table"' "$out"/differs-java-*.json | xargs -r rm -f
   find "$out/warehouse" -name '.*.crc' -delete
+  # The primary-key tables of the matrix (VersionPkGen, tests/interop TestPKVersions): each
+  # release's own batch and streaming reads, then the pom's release reading all of them.
+  local pk="$out/pk-versions" pkdbs=()
+  rm -rf "$pk" && mkdir -p "$pk"
+  args="--warehouse $pk/warehouse --expected $pk/expected"
+  while read -r v; do
+    [[ -z "$v" || "$v" == \#* ]] && continue
+    (cd "$here/java" && mvn -q -o -B -Dpaimon.legacy="$v" compile exec:java \
+      -Dexec.mainClass=org.connectpaimon.gen.VersionPkGen -Dexec.args="$args --cases $pk/cases-pk-java-$v.json")
+    pkdbs+=("javapk_${v//./_}")
+  done < "$here/java/legacy-versions"
+  (cd "$here/java" && mvn -q -o -B compile exec:java -Dexec.mainClass=org.connectpaimon.gen.VersionPkGen \
+    -Dexec.args="$args --cases $pk/cases-pk-java-by-$current.json --read-db $(IFS=,; echo "${pkdbs[*]}")")
+  find "$pk" -name '.*.crc' -delete
 }
 # Spark SQL as a writer (resources/spark/gen_spark.py, docs/interop.md "Spark SQL as a writer"):
 # SPARK_TABLES of database sparkgen into fixtures/warehouse/sparkgen.db with Spark's reads in

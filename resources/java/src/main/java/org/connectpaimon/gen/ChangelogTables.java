@@ -23,7 +23,7 @@ final class ChangelogTables {
     private static final RowKind D = RowKind.DELETE;
 
     /** Deduplicate table with the given changelog producer and decoupled retention. */
-    static void longLived(JavaPkGen g, String name, String producer) throws Exception {
+    static void longLived(PkOracle g, String name, String producer) throws Exception {
         Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING())
                 .column("n", DataTypes.BIGINT()).primaryKey("id").option("bucket", "1")
                 .option("changelog-producer", producer)

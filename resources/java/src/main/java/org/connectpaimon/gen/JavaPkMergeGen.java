@@ -16,7 +16,7 @@ import java.util.Map;
 public final class JavaPkMergeGen {
     private JavaPkMergeGen() {}
 
-    static final Map<String, JavaPkGen.TableGen> TABLES = new LinkedHashMap<>();
+    static final Map<String, PkOracle.TableGen> TABLES = new LinkedHashMap<>();
 
     static {
         TABLES.put("pk_lk_agg", g -> PkLookupTables.agg(g, "pk_lk_agg", Map.of("changelog-producer", "lookup")));
@@ -41,6 +41,6 @@ public final class JavaPkMergeGen {
     }
 
     public static void main(String[] args) throws Exception {
-        JavaPkGen.run(args, TABLES, "resources/java JavaPkMergeGen");
+        PkOracle.run(args, TABLES, "resources/java JavaPkMergeGen");
     }
 }

@@ -65,7 +65,7 @@ final class PkAggFuncTables {
     }
 
     /** Every function on one table, inserts only (no retraction). */
-    static void functions(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+    static void functions(PkOracle g, String name, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT())
                 .column("p_i", DataTypes.INT()).column("p_l", DataTypes.BIGINT()).column("p_dec", DataTypes.DECIMAL(10, 2))
                 .column("s_dec", DataTypes.DECIMAL(12, 3))
@@ -124,7 +124,7 @@ final class PkAggFuncTables {
     }
 
     /** Retracts (-U/-D) through product, collect, merge_map, nested_update and sum; max ignores them. */
-    static void retract(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+    static void retract(PkOracle g, String name, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT())
                 .column("p", DataTypes.BIGINT()).column("p_dec", DataTypes.DECIMAL(8, 2)).column("c", DataTypes.ARRAY(DataTypes.INT()))
                 .column("cdi", DataTypes.ARRAY(DataTypes.STRING()))
@@ -166,7 +166,7 @@ final class PkAggFuncTables {
      * nested_update keyed by nested fields: rows of one key replace each other in Java's
      * HashMap&lt;BinaryRow, InternalRow&gt;, whose iteration order is the result's; retracts remove keys.
      */
-    static void nestedKey(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+    static void nestedKey(PkOracle g, String name, Map<String, String> extra) throws Exception {
         org.apache.paimon.types.DataType rowT = DataTypes.ROW(new DataField(20, "k", DataTypes.INT()),
                 new DataField(21, "s", DataTypes.STRING()), new DataField(22, "v", DataTypes.STRING()));
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT())

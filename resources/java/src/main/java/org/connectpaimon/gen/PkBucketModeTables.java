@@ -119,7 +119,7 @@ final class PkBucketModeTables {
      * row in the new one within one commit), update in place, are deleted and come back, around
      * a full and a minor compaction.
      */
-    static void cross(JavaPkGen g) throws Exception {
+    static void cross(PkOracle g) throws Exception {
         Schema schema = Schema.newBuilder().column("dt", DataTypes.STRING()).column("id", DataTypes.INT())
                 .column("v", DataTypes.STRING()).partitionKeys("dt").primaryKey("id")
                 .option("bucket", "-1").option("dynamic-bucket.target-row-num", Integer.toString(CROSS_TARGET_ROWS))
@@ -161,7 +161,7 @@ final class PkBucketModeTables {
      * a new partition) wait in bucket-postpone again until a second compaction (existing
      * partitions keep their bucket count), and a last write stays postponed.
      */
-    static void postpone(JavaPkGen g) throws Exception {
+    static void postpone(PkOracle g) throws Exception {
         String name = "pk_postpone";
         Schema schema = Schema.newBuilder().column("dt", DataTypes.STRING()).column("id", DataTypes.INT())
                 .column("v", DataTypes.STRING()).column("n", DataTypes.BIGINT()).partitionKeys("dt")
@@ -187,7 +187,7 @@ final class PkBucketModeTables {
      * runs it: a partition that already has real buckets keeps their count, a new one gets
      * defaultBuckets (postpone.default-bucket-num).
      */
-    static void postponeCompact(JavaPkGen g, String name, int defaultBuckets) throws Exception {
+    static void postponeCompact(PkOracle g, String name, int defaultBuckets) throws Exception {
         FileStoreTable table = (FileStoreTable) g.table(name);
         long snapshot = table.latestSnapshot().orElseThrow().id();
         FileStoreTable scanTable = withBuckets(table, defaultBuckets);

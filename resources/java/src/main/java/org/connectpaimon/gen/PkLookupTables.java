@@ -29,7 +29,7 @@ final class PkLookupTables {
     private static final String LEVEL0_USER = "javapkgen-level0";
 
     /** Aggregation: sum (INT, BIGINT), max, listagg and the default last_non_null_value. */
-    static void agg(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+    static void agg(PkOracle g, String name, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("total", DataTypes.INT())
                 .column("n", DataTypes.BIGINT()).column("mx", DataTypes.INT()).column("ls", DataTypes.STRING())
                 .column("v", DataTypes.STRING()).primaryKey("id").option("bucket", "1")
@@ -62,7 +62,7 @@ final class PkLookupTables {
      * Partial update with a sequence group (a, b and the sum s): the lookup-compacted record
      * holds s already summed with the older copy above, which must not be added again.
      */
-    static void partial(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+    static void partial(PkOracle g, String name, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("a", DataTypes.STRING())
                 .column("b", DataTypes.INT()).column("s", DataTypes.INT()).column("g1", DataTypes.INT())
                 .column("c", DataTypes.STRING())
@@ -88,7 +88,7 @@ final class PkLookupTables {
     }
 
     /** Deduplicate: upserts and deletes compacted into a lower level above the older copy. */
-    static void dedup(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+    static void dedup(PkOracle g, String name, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING())
                 .column("n", DataTypes.BIGINT()).primaryKey("id").option("bucket", "1");
         extra.forEach(b::option);
@@ -108,7 +108,7 @@ final class PkLookupTables {
     }
 
     /** First-row: later writes of a key lose, whatever level they land in. */
-    static void firstRow(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+    static void firstRow(PkOracle g, String name, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING())
                 .primaryKey("id").option("bucket", "1").option("merge-engine", "first-row");
         extra.forEach(b::option);

@@ -64,7 +64,7 @@ final class PkRbm64Tables {
     static final long[] HIGH = {1L << 32, (1L << 32) + 7, 3L << 40, (5L << 48) | 3, 0x0102030405060708L,
             0x0102030405070000L, 0x01020304FF000001L, 0x0102FF0000000000L, -1L, Long.MIN_VALUE, Long.MAX_VALUE};
 
-    static void functions(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+    static void functions(PkOracle g, String name, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT())
                 .column("rb", DataTypes.BYTES()).column("rb2", DataTypes.VARBINARY(1 << 20))
                 .primaryKey("id").option("bucket", "1").option("merge-engine", "aggregation")
@@ -119,7 +119,7 @@ final class PkRbm64Tables {
     }
 
     /** -U/-D records are ignored (fields.*.ignore-retract=true); the function cannot retract. */
-    static void retract(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+    static void retract(PkOracle g, String name, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("rb", DataTypes.BYTES())
                 .primaryKey("id").option("bucket", "1").option("merge-engine", "aggregation")
                 .option("fields.rb.aggregate-function", "rbm64").option("fields.rb.ignore-retract", "true");
@@ -138,7 +138,7 @@ final class PkRbm64Tables {
      * sequence go through FieldAggregator.aggReversed, agg(input, accumulator), whose bytes
      * follow the input's tree.
      */
-    static void partialUpdate(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+    static void partialUpdate(PkOracle g, String name, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("sq", DataTypes.INT())
                 .column("rb", DataTypes.BYTES()).column("v", DataTypes.STRING())
                 .primaryKey("id").option("bucket", "1").option("merge-engine", "partial-update")

@@ -33,7 +33,7 @@ final class PkSeqGroupTables {
      * group's sequence, with empty groups, and as -U/-D retracts, before and after a full
      * compaction.
      */
-    static void groups(JavaPkGen g) throws Exception {
+    static void groups(PkOracle g) throws Exception {
         Schema schema = Schema.newBuilder().column("id", DataTypes.INT())
                 .column("a", DataTypes.STRING()).column("b", DataTypes.INT()).column("s1", DataTypes.INT())
                 .column("g1", DataTypes.INT())
@@ -107,7 +107,7 @@ final class PkSeqGroupTables {
      * partial-update.remove-record-on-sequence-group=g1: a -D whose g1 is not older removes the
      * whole row; an older one, a -U, and a -D of the other group g2 only retract their group.
      */
-    static void removeOnSeqGroup(JavaPkGen g) throws Exception {
+    static void removeOnSeqGroup(PkOracle g) throws Exception {
         Schema schema = Schema.newBuilder().column("id", DataTypes.INT())
                 .column("a", DataTypes.STRING()).column("g1", DataTypes.INT())
                 .column("b", DataTypes.STRING()).column("g2", DataTypes.INT())
@@ -131,7 +131,7 @@ final class PkSeqGroupTables {
     }
 
     /** partial-update.remove-record-on-delete: -D drops the row (later inserts start afresh), -U is ignored. */
-    static void removeOnDelete(JavaPkGen g) throws Exception {
+    static void removeOnDelete(PkOracle g) throws Exception {
         Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("a", DataTypes.STRING())
                 .column("b", DataTypes.INT()).primaryKey("id").option("bucket", "1")
                 .option("merge-engine", "partial-update").option("partial-update.remove-record-on-delete", "true")
@@ -152,7 +152,7 @@ final class PkSeqGroupTables {
      * state. (-U would reach first_value's retract, which Java refuses, and ignore-retract
      * conflicts with the option.)
      */
-    static void aggRemoveOnDelete(JavaPkGen g) throws Exception {
+    static void aggRemoveOnDelete(PkOracle g) throws Exception {
         Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("total", DataTypes.BIGINT())
                 .column("last", DataTypes.STRING()).column("fv", DataTypes.STRING()).primaryKey("id")
                 .option("bucket", "1").option("merge-engine", "aggregation")
@@ -172,7 +172,7 @@ final class PkSeqGroupTables {
     }
 
     /** sequence.field with partial-update and aggregation: records apply in ts order, not write order. */
-    static void seqField(JavaPkGen g, String name, String engine, Map<String, String> extra) throws Exception {
+    static void seqField(PkOracle g, String name, String engine, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("a", DataTypes.STRING())
                 .column("n", DataTypes.BIGINT()).column("ts", DataTypes.INT()).primaryKey("id")
                 .option("bucket", "1").option("merge-engine", engine).option("sequence.field", "ts");

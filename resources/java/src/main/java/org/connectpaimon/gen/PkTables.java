@@ -12,7 +12,7 @@ import org.apache.paimon.types.RowKind;
 /**
  * The primary-key tables of the Java oracle. Each method writes a few commits of tens of rows
  * with a history chosen to exercise one reader feature (comments say which), then asks
- * {@link JavaPkGen#dumpAll} for Java's reads of every snapshot.
+ * {@link PkOracle#dumpAll} for Java's reads of every snapshot.
  */
 final class PkTables {
     private PkTables() {}
@@ -36,7 +36,7 @@ final class PkTables {
      * ones at the end. Shared by the DV and changelog-producer variants, whose extra options
      * change what compaction writes (deletion vectors, changelog files).
      */
-    static void dedup(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+    static void dedup(PkOracle g, String name, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING())
                 .column("n", DataTypes.BIGINT()).primaryKey("id").option("bucket", "2");
         extra.forEach(b::option);
@@ -57,7 +57,7 @@ final class PkTables {
     }
 
     /** First-row engine: later writes of a key are ignored; Java's batch read skips level 0. */
-    static void firstRow(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+    static void firstRow(PkOracle g, String name, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING())
                 .primaryKey("id").option("bucket", "1").option("merge-engine", "first-row");
         extra.forEach(b::option);
@@ -73,7 +73,7 @@ final class PkTables {
     }
 
     /** Partial update with ignore-delete: nulls keep the old value, deletes are dropped. */
-    static void partial(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+    static void partial(PkOracle g, String name, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("a", DataTypes.STRING())
                 .column("b", DataTypes.INT()).column("c", DataTypes.STRING()).primaryKey("id")
                 .option("bucket", "1").option("merge-engine", "partial-update").option("ignore-delete", "true");
@@ -89,7 +89,7 @@ final class PkTables {
     }
 
     /** Aggregation engine with several functions, the default (last_non_null_value) included. */
-    static void agg(JavaPkGen g, String name, Map<String, String> extra) throws Exception {
+    static void agg(PkOracle g, String name, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("total", DataTypes.BIGINT())
                 .column("mx", DataTypes.INT()).column("mn", DataTypes.INT()).column("last", DataTypes.STRING())
                 .column("tags", DataTypes.STRING()).column("flag", DataTypes.BOOLEAN()).column("other", DataTypes.STRING())
@@ -112,7 +112,7 @@ final class PkTables {
     }
 
     /** sequence.field: a lower ts loses against a higher one whatever the write order, deletes too. */
-    static void seq(JavaPkGen g) throws Exception {
+    static void seq(PkOracle g) throws Exception {
         Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING())
                 .column("ts", DataTypes.BIGINT()).primaryKey("id").option("bucket", "1").option("sequence.field", "ts").build();
         try (PkWriter w = g.create("pk_seq", schema)) {
@@ -126,7 +126,7 @@ final class PkTables {
     }
 
     /** bucket=-1: the writer is the bucket assigner (key parity), Java keeps the hash index. */
-    static void dynamic(JavaPkGen g) throws Exception {
+    static void dynamic(PkOracle g) throws Exception {
         Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING())
                 .primaryKey("id").option("bucket", "-1").build();
         try (PkWriter w = g.create("pk_dynamic", schema)) {
@@ -145,7 +145,7 @@ final class PkTables {
     }
 
     /** Partitioned PK table: the partition is part of the key, compaction per partition. */
-    static void part(JavaPkGen g) throws Exception {
+    static void part(PkOracle g) throws Exception {
         Schema schema = Schema.newBuilder().column("dt", DataTypes.STRING()).column("id", DataTypes.INT())
                 .column("v", DataTypes.STRING()).partitionKeys("dt").primaryKey("dt", "id").option("bucket", "2").build();
         try (PkWriter w = g.create("pk_part", schema)) {
@@ -160,7 +160,7 @@ final class PkTables {
     }
 
     /** Schema evolution between commits: a column added and INT widened to BIGINT. */
-    static void evolve(JavaPkGen g) throws Exception {
+    static void evolve(PkOracle g) throws Exception {
         Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.INT())
                 .column("s", DataTypes.STRING()).primaryKey("id").option("bucket", "1").build();
         try (PkWriter w = g.create("pk_evolve", schema)) {
