@@ -42,7 +42,7 @@ public final class JavaPkGen {
         TABLES.put("pk_pu_seqfield", g -> PkSeqGroupTables.seqField(g, "pk_pu_seqfield", "partial-update", Map.of()));
         TABLES.put("pk_agg_seqfield", g -> PkSeqGroupTables.seqField(g, "pk_agg_seqfield", "aggregation", Map.of()));
         TABLES.put("pk_cross", PkBucketModeTables::cross);
-        TABLES.put("pk_postpone", PkBucketModeTables::postpone);
+        TABLES.put("pk_postpone", PkPostponeTables::postpone);
         TABLES.put("pk_ll_input", g -> ChangelogTables.longLived(g, "pk_ll_input", "input"));
         TABLES.put("pk_ll_none", g -> ChangelogTables.longLived(g, "pk_ll_none", "none"));
         TABLES.put("pk_ll_lookup", g -> ChangelogTables.longLived(g, "pk_ll_lookup", "lookup"));

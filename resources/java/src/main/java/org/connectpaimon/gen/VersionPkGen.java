@@ -7,7 +7,8 @@ import java.util.Map;
  * The writer-version matrix for primary-key tables: the release this file is compiled against
  * (pom.xml profile paimon-legacy, {@code -Dpaimon.legacy=0.9.0}) writes the same histories as
  * {@link JavaPkGen}'s tables of the same names (upserts, -U/+U pairs, deletes, full and minor
- * compactions) with each changelog producer and merge engine, into the database
+ * compactions) with each changelog producer and merge engine, dynamic and cross-partition
+ * buckets, into the database
  * {@code javapk_<version>} (dots as underscores), and dumps its own batch read of every snapshot
  * and its own streaming reads in every start mode ({@link PkOracle}). A reader of record must
  * stream an old table's changelog files exactly as the release that wrote them does.
@@ -38,6 +39,7 @@ public final class VersionPkGen {
         TABLES.put("pk_agg_lookup", g -> PkTables.agg(g, "pk_agg_lookup", Map.of("changelog-producer", "lookup")));
         TABLES.put("pk_dynamic", PkTables::dynamic);
         TABLES.put("pk_part", PkTables::part);
+        TABLES.put("pk_cross", PkBucketModeTables::cross);
     }
 
     public static void main(String[] args) throws Exception {
