@@ -12,7 +12,6 @@ import (
 
 	"github.com/redpanda-data/benthos/v4/public/service"
 
-	"github.com/connect-paimon/connect-paimon/internal/exactlyonce"
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
 )
@@ -28,22 +27,12 @@ func TestExactlyOnceConsumerFileMirrors(t *testing.T) {
 		t.Run(fmt.Sprintf("exactly_once=%v", eo), func(t *testing.T) {
 			wh := t.TempDir()
 			testenv.CopyTree(t, filepath.Join(testenv.RepoRoot(t), "resources", "fixtures", "warehouse"), wh)
-			pc, err := inputSpec().ParseYAML(fmt.Sprintf("warehouse: %s\ntable: demo.orders\nconsumer_id: eo\nbatch_size: 100\ncommit_period: 5ms\nheartbeat_interval: 20ms\n", wh), service.NewEnvironment())
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg, err := parseConfig(pc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := service.MockResources()
 			txn := &fakeTxn{}
+			var sink *fakeTxn
 			if eo {
-				if err := exactlyonce.Register(res, txn); err != nil {
-					t.Fatal(err)
-				}
+				sink = txn
 			}
-			in := newInput(cfg, openTable, res)
+			in := inputWithTxn(t, fmt.Sprintf("warehouse: %s\ntable: demo.orders\nconsumer_id: eo\nbatch_size: 100\ncommit_period: 5ms\nheartbeat_interval: 20ms\n", wh), sink, openTable)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			defer func() { _ = in.Close(context.Background()) }()

@@ -101,7 +101,18 @@ func eoPlans() []*fakePlan {
 // records the configurations it opened the source with.
 func eoInput(t *testing.T, src *fakeSource, txn *fakeTxn, opened *[]config) *paimonInput {
 	t.Helper()
-	pc, err := inputSpec().ParseYAML("warehouse: /wh\ntable: db.t\nconsumer_id: eo\nbatch_size: 3\ncommit_period: 1ms\n", service.NewEnvironment())
+	return inputWithTxn(t, "warehouse: /wh\ntable: db.t\nconsumer_id: eo\nbatch_size: 3\ncommit_period: 1ms\n", txn,
+		func(_ context.Context, c config) (source, error) {
+			*opened = append(*opened, c)
+			return src, nil
+		})
+}
+
+// inputWithTxn is the input the YAML configures over open, in a stream whose output is txn
+// (nil: an output without exactly once).
+func inputWithTxn(t *testing.T, yaml string, txn *fakeTxn, open opener) *paimonInput {
+	t.Helper()
+	pc, err := inputSpec().ParseYAML(yaml, service.NewEnvironment())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,13 +121,12 @@ func eoInput(t *testing.T, src *fakeSource, txn *fakeTxn, opened *[]config) *pai
 		t.Fatal(err)
 	}
 	res := service.MockResources()
-	if err := exactlyonce.Register(res, txn); err != nil {
-		t.Fatal(err)
+	if txn != nil {
+		if err := exactlyonce.Register(res, txn); err != nil {
+			t.Fatal(err)
+		}
 	}
-	return newInput(cfg, func(_ context.Context, c config) (source, error) {
-		*opened = append(*opened, c)
-		return src, nil
-	}, res)
+	return newInput(cfg, open, res)
 }
 
 // pump plays the pipeline: it reads batches, writes them into the open

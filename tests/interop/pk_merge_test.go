@@ -4,7 +4,6 @@ package interop
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -13,12 +12,7 @@ import (
 
 // pkMergeFixturesDir holds the tables of resources/java JavaPkMergeGen: merge engines across
 // lookup-compacted levels and the aggregate functions (issue 11).
-func pkMergeFixturesDir() string {
-	if d := os.Getenv("PAIMON_INTEROP_PK_MERGE_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "resources", "fixtures", "pk-merge")
-}
+func pkMergeFixturesDir() string { return fixturesSubdir("PAIMON_INTEROP_PK_MERGE_DIR", "pk-merge") }
 
 // TestPKMergeFixtures compares the Go reader with Java Paimon's batch and streaming reads
 // (changelog included) on the committed JavaPkMergeGen tables.

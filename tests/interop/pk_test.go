@@ -25,13 +25,13 @@ import (
 // of every snapshot of every primary-key table, and its streaming reads (one case per
 // non-empty plan, keyed by the snapshot the plan consumed).
 type pkCaseFile struct {
-	Generator     string     `json:"generator"`
-	WriterVersion string     `json:"writer_version"`
+	Generator     string `json:"generator"`
+	WriterVersion string `json:"writer_version"`
 	// ReadBy, when set, is the Java release that read tables other releases wrote (the
 	// writer-version matrix: VersionPkGen --read-db), whose cases are compared on their own.
-	ReadBy        string     `json:"read_by"`
-	Streams       []pkStream `json:"streams"`
-	Cases         []pkCase   `json:"cases"`
+	ReadBy  string     `json:"read_by"`
+	Streams []pkStream `json:"streams"`
+	Cases   []pkCase   `json:"cases"`
 }
 
 // pkStream is one streaming read Java ran: the mode, the start snapshot of the from-snapshot
@@ -59,11 +59,15 @@ type pkCase struct {
 	writer string
 }
 
-func pkFixturesDir() string {
-	if d := os.Getenv("PAIMON_INTEROP_PK_DIR"); d != "" {
+func pkFixturesDir() string { return fixturesSubdir("PAIMON_INTEROP_PK_DIR", "pk") }
+
+// fixturesSubdir is the committed fixture set resources/fixtures/<name>, or the directory the
+// environment variable env names (a regenerated set).
+func fixturesSubdir(env, name string) string {
+	if d := os.Getenv(env); d != "" {
 		return d
 	}
-	return filepath.Join("..", "..", "resources", "fixtures", "pk")
+	return filepath.Join("..", "..", "resources", "fixtures", name)
 }
 
 // TestPKFixtures compares the Go reader with Java Paimon on the committed primary-key tables.
@@ -81,14 +85,7 @@ func TestPKLive(t *testing.T) {
 // into a temporary directory laid out like resources/fixtures/pk and returns it. Opt-in with
 // PAIMON_INTEROP=1; without Maven it is testenv.Unavailable.
 func livePKGen(t *testing.T, class string) string {
-	testenv.OptIn(t, "PAIMON_INTEROP", "live PK interop suite (Java Paimon regenerates the tables)")
-	if _, err := exec.LookPath("mvn"); err != nil {
-		testenv.Unavailable(t, "LIVE PK INTEROP SUITE NOT RUN: no Maven: "+err.Error())
-	}
-	javaDir, err := filepath.Abs(filepath.Join("..", "..", "resources", "java"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	javaDir := livePKJava(t)
 	out := t.TempDir()
 	cmd := exec.Command("mvn", "-q", "-B", "-o", "compile", "exec:java",
 		"-Dexec.mainClass=org.connectpaimon.gen."+class,
@@ -99,6 +96,21 @@ func livePKGen(t *testing.T, class string) string {
 		t.Fatalf("%s: %v\n%s", class, err, b)
 	}
 	return out
+}
+
+// livePKJava opts a live PK test in (PAIMON_INTEROP=1) and returns resources/java, where Maven
+// runs the generators; without Maven it is testenv.Unavailable.
+func livePKJava(t *testing.T) string {
+	t.Helper()
+	testenv.OptIn(t, "PAIMON_INTEROP", "live PK interop suite (Java Paimon regenerates the tables)")
+	if _, err := exec.LookPath("mvn"); err != nil {
+		testenv.Unavailable(t, "LIVE PK INTEROP SUITE NOT RUN: no Maven: "+err.Error())
+	}
+	dir, err := filepath.Abs(filepath.Join("..", "..", "resources", "java"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // loadPKCases reads cases-pk.json and every cases-pk-<group>.json beside it: a group of tables

@@ -8,18 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/connect-paimon/connect-paimon/internal/testenv"
 )
 
 // pkVersionsFixturesDir holds the primary-key tables of the writer-version matrix: each older
 // release of resources/java/legacy-versions wrote them (resources/java VersionPkGen) and dumped
 // its own batch and streaming reads, and Java 1.3.1 dumped its reads of the same tables.
 func pkVersionsFixturesDir() string {
-	if d := os.Getenv("PAIMON_INTEROP_PK_VERSIONS_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "resources", "fixtures", "pk-versions")
+	return fixturesSubdir("PAIMON_INTEROP_PK_VERSIONS_DIR", "pk-versions")
 }
 
 // TestPKVersions compares the Go reader with every release's reads of the primary-key tables it
@@ -35,14 +30,7 @@ func TestPKVersions(t *testing.T) {
 // TestPKVersionsLive writes the matrix again under every release of
 // resources/java/legacy-versions, reads it with Java 1.3.1, and compares.
 func TestPKVersionsLive(t *testing.T) {
-	testenv.OptIn(t, "PAIMON_INTEROP", "live PK interop suite (Java Paimon regenerates the tables)")
-	if _, err := exec.LookPath("mvn"); err != nil {
-		testenv.Unavailable(t, "LIVE PK INTEROP SUITE NOT RUN: no Maven: "+err.Error())
-	}
-	java, err := filepath.Abs(filepath.Join("..", "..", "resources", "java"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	java := livePKJava(t)
 	out := t.TempDir()
 	args := func(cases string) string {
 		return "-Dexec.args=--warehouse " + filepath.Join(out, "warehouse") + " --expected " + filepath.Join(out, "expected") +

@@ -1,5 +1,9 @@
 package org.connectpaimon.gen;
 
+import static org.connectpaimon.gen.PkTables.I;
+import static org.connectpaimon.gen.PkTables.UB;
+import static org.connectpaimon.gen.PkTables.UA;
+import static org.connectpaimon.gen.PkTables.D;
 import static org.connectpaimon.gen.PkTables.r;
 import static org.connectpaimon.gen.PkTables.s;
 
@@ -28,11 +32,6 @@ import org.apache.paimon.utils.RoaringBitmap32;
  */
 final class PkAggFuncTables {
     private PkAggFuncTables() {}
-
-    private static final RowKind I = RowKind.INSERT;
-    private static final RowKind UB = RowKind.UPDATE_BEFORE;
-    private static final RowKind UA = RowKind.UPDATE_AFTER;
-    private static final RowKind D = RowKind.DELETE;
 
     static Decimal dec(String v, int p, int sc) {
         return Decimal.fromBigDecimal(new BigDecimal(v), p, sc);

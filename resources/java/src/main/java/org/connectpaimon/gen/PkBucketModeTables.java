@@ -1,5 +1,9 @@
 package org.connectpaimon.gen;
 
+import static org.connectpaimon.gen.PkTables.I;
+import static org.connectpaimon.gen.PkTables.UB;
+import static org.connectpaimon.gen.PkTables.UA;
+import static org.connectpaimon.gen.PkTables.D;
 import static org.connectpaimon.gen.PkTables.r;
 import static org.connectpaimon.gen.PkTables.s;
 
@@ -52,11 +56,6 @@ import org.apache.paimon.types.RowKind;
  */
 final class PkBucketModeTables {
     private PkBucketModeTables() {}
-
-    private static final RowKind I = RowKind.INSERT;
-    private static final RowKind UB = RowKind.UPDATE_BEFORE;
-    private static final RowKind UA = RowKind.UPDATE_AFTER;
-    private static final RowKind D = RowKind.DELETE;
 
     /** Keys per bucket before the assigner opens the next bucket of a partition (pk_cross). */
     private static final int CROSS_TARGET_ROWS = 2;

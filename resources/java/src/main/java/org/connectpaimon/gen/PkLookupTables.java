@@ -1,5 +1,9 @@
 package org.connectpaimon.gen;
 
+import static org.connectpaimon.gen.PkTables.I;
+import static org.connectpaimon.gen.PkTables.UB;
+import static org.connectpaimon.gen.PkTables.UA;
+import static org.connectpaimon.gen.PkTables.D;
 import static org.connectpaimon.gen.PkTables.r;
 import static org.connectpaimon.gen.PkTables.s;
 
@@ -20,11 +24,6 @@ import org.apache.paimon.types.RowKind;
  */
 final class PkLookupTables {
     private PkLookupTables() {}
-
-    private static final RowKind I = RowKind.INSERT;
-    private static final RowKind UB = RowKind.UPDATE_BEFORE;
-    private static final RowKind UA = RowKind.UPDATE_AFTER;
-    private static final RowKind D = RowKind.DELETE;
 
     private static final String LEVEL0_USER = "javapkgen-level0";
 

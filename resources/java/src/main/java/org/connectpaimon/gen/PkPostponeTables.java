@@ -1,5 +1,9 @@
 package org.connectpaimon.gen;
 
+import static org.connectpaimon.gen.PkTables.I;
+import static org.connectpaimon.gen.PkTables.UB;
+import static org.connectpaimon.gen.PkTables.UA;
+import static org.connectpaimon.gen.PkTables.D;
 import static org.connectpaimon.gen.PkTables.r;
 import static org.connectpaimon.gen.PkTables.s;
 
@@ -41,11 +45,6 @@ import org.apache.paimon.types.RowKind;
  */
 final class PkPostponeTables {
     private PkPostponeTables() {}
-
-    private static final RowKind I = RowKind.INSERT;
-    private static final RowKind UB = RowKind.UPDATE_BEFORE;
-    private static final RowKind UA = RowKind.UPDATE_AFTER;
-    private static final RowKind D = RowKind.DELETE;
 
     /**
      * Postpone bucket: two commits stay in bucket-postpone (batch reads see nothing), a postpone

@@ -1,5 +1,9 @@
 package org.connectpaimon.gen;
 
+import static org.connectpaimon.gen.PkTables.I;
+import static org.connectpaimon.gen.PkTables.UB;
+import static org.connectpaimon.gen.PkTables.UA;
+import static org.connectpaimon.gen.PkTables.D;
 import static org.connectpaimon.gen.PkTables.r;
 
 import java.util.Map;
@@ -23,11 +27,6 @@ import org.apache.paimon.utils.RoaringBitmap64;
  */
 final class PkRbm64Tables {
     private PkRbm64Tables() {}
-
-    private static final RowKind I = RowKind.INSERT;
-    private static final RowKind UB = RowKind.UPDATE_BEFORE;
-    private static final RowKind UA = RowKind.UPDATE_AFTER;
-    private static final RowKind D = RowKind.DELETE;
 
     static byte[] rb(long... v) {
         try {

@@ -17,10 +17,11 @@ import org.apache.paimon.types.RowKind;
 final class PkTables {
     private PkTables() {}
 
-    private static final RowKind I = RowKind.INSERT;
-    private static final RowKind UB = RowKind.UPDATE_BEFORE;
-    private static final RowKind UA = RowKind.UPDATE_AFTER;
-    private static final RowKind D = RowKind.DELETE;
+    /** The row kinds, short, for the tables' histories (static-imported by the other table classes). */
+    static final RowKind I = RowKind.INSERT;
+    static final RowKind UB = RowKind.UPDATE_BEFORE;
+    static final RowKind UA = RowKind.UPDATE_AFTER;
+    static final RowKind D = RowKind.DELETE;
 
     static BinaryString s(String v) {
         return v == null ? null : BinaryString.fromString(v);
