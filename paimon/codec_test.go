@@ -13,9 +13,10 @@ import (
 	"github.com/connect-paimon/connect-paimon/tests/interop"
 )
 
-// A data-file codec no reader here decodes is refused when the table is opened, naming the
-// option, not when a stream reaches the first such file.
-func TestUnreadableCodecRefusedAtOpen(t *testing.T) {
+// A data-file codec no reader here decodes, or external data paths in a store the table's
+// client cannot reach, is refused when the table is opened, naming the option, not when a
+// stream reaches the first such file.
+func TestUnreadableFilesRefusedAtOpen(t *testing.T) {
 	for opts, want := range map[string]string{
 		`{"file.format": "parquet", "file.compression": "lzo"}`:                                         "file.compression=lzo",
 		`{"file.format": "avro", "file.format.per.level": "5:parquet", "file.compression": "LZO"}`:      "file.compression=LZO",
@@ -23,6 +24,11 @@ func TestUnreadableCodecRefusedAtOpen(t *testing.T) {
 		`{"file.format": "parquet", "file.compression": "lz4", "file.compression.per.level": "0:zstd"}`: "",
 		`{"manifest.format": "orc"}`:     "manifest.format=orc",
 		`{"manifest.format": "parquet"}`: "",
+		// External data paths: beside a local table they are read; in an object store they
+		// would need another client.
+		`{"data-file.external-paths": "file:///tmp/ext-a, /tmp/ext-b"}`:          "",
+		`{"data-file.external-paths": "/tmp/ext-a,s3://lake/ext"}`:               "s3://lake/ext is outside the table's store (local)",
+		`{"data-file.external-paths": "oss://bucket/ext", "file.format": "orc"}`: "data-file.external-paths=oss://bucket/ext",
 	} {
 		wh, table := demoCopy(t)
 		sch := filepath.Join(table, "schema", "schema-0")

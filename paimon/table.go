@@ -3,6 +3,7 @@ package paimon
 import (
 	"context"
 	"fmt"
+	"net/url"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -87,6 +88,9 @@ func newTable(fio fileio.FileIO, root, name, branch string, s *schema.TableSchem
 	if err := checkSupported(s); err != nil {
 		return nil, fmt.Errorf("table %s: %w", name, err)
 	}
+	if err := checkExternalPaths(root, s); err != nil {
+		return nil, fmt.Errorf("table %s: %w", name, err)
+	}
 	decoupled, err := s.ChangelogLifecycleDecoupled()
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", name, err)
@@ -155,6 +159,46 @@ func checkCodecs(s *schema.TableSchema) error {
 		}
 	}
 	return nil
+}
+
+// checkExternalPaths refuses data-file.external-paths in another store
+// than the table's: one fileio.FileIO serves a table, and a file it cannot
+// reach would fail every read of a split mid-stream. Paths in the same
+// bucket (or on the local filesystem beside a local table) are read.
+func checkExternalPaths(root string, s *schema.TableSchema) error {
+	opt := s.Option("data-file.external-paths", "")
+	own := storeOf(root)
+	for _, p := range strings.Split(opt, ",") {
+		if p = strings.TrimSpace(p); p != "" && storeOf(p) != own {
+			return fmt.Errorf("data-file.external-paths=%s: %s is outside the table's store (%s), and a table is read through one store's client: %w",
+				opt, p, own, types.ErrUnsupported)
+		}
+	}
+	return nil
+}
+
+// storeOf names the store a path lives in: "local" for the filesystem,
+// else the scheme (s3a and s3n are s3, abfss is abfs) and the bucket or
+// container@account.
+func storeOf(p string) string {
+	u, err := url.Parse(p)
+	if err != nil || u.Scheme == "" || u.Scheme == "file" || len(u.Scheme) == 1 {
+		return "local"
+	}
+	scheme := strings.ToLower(u.Scheme)
+	switch scheme {
+	case "s3a", "s3n":
+		scheme = "s3"
+	case "abfss":
+		scheme = "abfs"
+	case "wasbs":
+		scheme = "wasb"
+	}
+	host := u.Host
+	if u.User != nil {
+		host = u.User.String() + "@" + host
+	}
+	return scheme + "://" + host
 }
 
 // perLevel returns the values of a "level:value,..." option.

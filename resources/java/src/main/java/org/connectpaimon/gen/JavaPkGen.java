@@ -59,6 +59,25 @@ public final class JavaPkGen {
         TABLES.put("pk_orc_first_row", g -> PkTables.firstRow(g, "pk_orc_first_row", orc));
     }
 
+    /**
+     * Tables whose files live outside the table directory (data-file.external-paths, two
+     * directories beside the table, round-robin): their manifests hold absolute paths, so they
+     * are never committed as fixtures; {@code --set external} writes them alone (tests/interop
+     * TestPKExternalPathsLive). Data, changelog and deletion-vector files all go there.
+     */
+    private static final Map<String, PkOracle.TableGen> EXTERNAL = new LinkedHashMap<>();
+
+    static {
+        Map<String, String> ext = Map.of("data-file.external-paths",
+                "file://" + PkOracle.LOCATION + ".ext-a,file://" + PkOracle.LOCATION + ".ext-b",
+                "data-file.external-paths.strategy", "round-robin");
+        EXTERNAL.put("pk_ext_lookup", g -> PkTables.dedup(g, "pk_ext_lookup", with(ext, "changelog-producer", "lookup")));
+        EXTERNAL.put("pk_ext_dv", g -> PkTables.dedup(g, "pk_ext_dv", with(ext, "deletion-vectors.enabled", "true")));
+        EXTERNAL.put("pk_ext_orc_input", g -> PkTables.dedup(g, "pk_ext_orc_input",
+                with(with(ext, "file.format", "orc"), "changelog-producer", "input")));
+        EXTERNAL.put("pk_ext_part", g -> PkTables.part(g, "pk_ext_part", ext));
+    }
+
     /** base plus one option (Map.of maps are immutable). */
     static Map<String, String> with(Map<String, String> base, String key, String value) {
         Map<String, String> m = new HashMap<>(base);
@@ -67,7 +86,8 @@ public final class JavaPkGen {
     }
 
     public static void main(String[] args) throws Exception {
-        PkOracle.run(args, TABLES, "resources/java JavaPkGen");
+        boolean external = java.util.Arrays.asList(args).contains("--set") && args[java.util.Arrays.asList(args).indexOf("--set") + 1].equals("external");
+        PkOracle.run(args, external ? EXTERNAL : TABLES, "resources/java JavaPkGen");
     }
 
     /** Writes JavaPkGen's tables through cat (RestServer's REST catalog). */

@@ -25,6 +25,7 @@ import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.JoinedRow;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.ReadBuilder;
@@ -180,9 +181,22 @@ final class PkOracle {
     /** Creates (or recreates) javapk.name and returns a writer session on it. */
     PkWriter create(String name, Schema schema) throws Exception {
         Identifier id = Identifier.create(db, name);
-        catalog.createTable(id, schema, false);
+        // An option value naming {location} (data-file.external-paths beside the table) is set
+        // once the table exists and has a location, before anything is written.
+        Map<String, String> opts = new HashMap<>(), located = new HashMap<>();
+        schema.options().forEach((k, v) -> (v.contains(LOCATION) ? located : opts).put(k, v));
+        catalog.createTable(id, new Schema(schema.fields(), schema.partitionKeys(), schema.primaryKeys(), opts, schema.comment()), false);
+        if (!located.isEmpty()) {
+            String loc = ((FileStoreTable) catalog.getTable(id)).location().toString();
+            List<SchemaChange> changes = new ArrayList<>();
+            located.forEach((k, v) -> changes.add(SchemaChange.setOption(k, v.replace(LOCATION, loc))));
+            catalog.alterTable(id, changes, false);
+        }
         return new PkWriter(catalog, id, tmp);
     }
+
+    /** In a table option's value, the table's location (see create). */
+    static final String LOCATION = "{location}";
 
     /** A second writer on javapk.name with dynamic options under its own commit user. */
     PkWriter writer(String name, Map<String, String> dynamicOptions, String commitUser) throws Exception {

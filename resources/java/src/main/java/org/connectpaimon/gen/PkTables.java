@@ -147,9 +147,14 @@ final class PkTables {
 
     /** Partitioned PK table: the partition is part of the key, compaction per partition. */
     static void part(PkOracle g) throws Exception {
-        Schema schema = Schema.newBuilder().column("dt", DataTypes.STRING()).column("id", DataTypes.INT())
-                .column("v", DataTypes.STRING()).partitionKeys("dt").primaryKey("dt", "id").option("bucket", "2").build();
-        try (PkWriter w = g.create("pk_part", schema)) {
+        part(g, "pk_part", Map.of());
+    }
+
+    static void part(PkOracle g, String name, Map<String, String> extra) throws Exception {
+        Schema.Builder b = Schema.newBuilder().column("dt", DataTypes.STRING()).column("id", DataTypes.INT())
+                .column("v", DataTypes.STRING()).partitionKeys("dt").primaryKey("dt", "id").option("bucket", "2");
+        extra.forEach(b::option);
+        try (PkWriter w = g.create(name, b.build())) {
             w.commit(r(I, s("2024-01-01"), 1, s("a")), r(I, s("2024-01-01"), 2, s("a")), r(I, s("2024-01-01"), 3, s("a")),
                     r(I, s("2024-01-01"), 4, s("a")), r(I, s("2024-01-02"), 1, s("a")), r(I, s("2024-01-02"), 2, s("a")),
                     r(I, s("2024-01-02"), 3, s("a")));
@@ -157,7 +162,7 @@ final class PkTables {
             w.compact(true);
             w.commit(r(UB, s("2024-01-02"), 3, s("a")), r(UA, s("2024-01-02"), 3, s("c")), r(I, s("2024-01-01"), 5, s("c")));
         }
-        g.dumpAll("pk_part");
+        g.dumpAll(name);
     }
 
     /** Schema evolution between commits: a column added and INT widened to BIGINT. */
