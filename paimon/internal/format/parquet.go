@@ -19,6 +19,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/arrowconv"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 type parquetReader struct {
@@ -101,6 +102,9 @@ func (r *parquetReader) open(f fileio.File, path string, opts Options) (err erro
 	}
 
 	md := r.pf.MetaData()
+	if err := checkDecodable(md, r.leaves, path); err != nil {
+		return err
+	}
 	var start int64
 	for g := 0; g < md.NumRowGroups(); g++ {
 		rg := md.RowGroup(g)
@@ -285,6 +289,50 @@ func ownEncodings(md *metadata.FileMetaData, col int, maxDef int16, plain bool) 
 		}
 	}
 	return true
+}
+
+// checkDecodable refuses, before anything is read, a column chunk pqarrow
+// would have to decode in an encoding arrow-go has no decoder for at its
+// physical type: arrow-go panics there, in a goroutine of its own that no
+// recover reaches. (parquet-java's v2 writer stores FIXED_LEN_BYTE_ARRAY
+// values as DELTA_BYTE_ARRAY once dictionaries are off or full; top-level
+// decimals of that kind are decoded by dictColumn and never get here.)
+func checkDecodable(md *metadata.FileMetaData, leaves []int, path string) error {
+	for g := 0; g < md.NumRowGroups(); g++ {
+		rg := md.RowGroup(g)
+		for _, leaf := range leaves {
+			cc, err := rg.ColumnChunk(leaf)
+			if err != nil {
+				return fmt.Errorf("parquet file %s row group %d column %d: %w", path, g, leaf, err)
+			}
+			col := md.Schema.Column(leaf)
+			for _, e := range cc.Encodings() {
+				if !decodable(col.PhysicalType(), e) {
+					return fmt.Errorf("parquet file %s column %s: %s pages of %s values are not decoded by this reader yet: %w",
+						path, col.Path(), e, col.PhysicalType(), types.ErrUnsupported)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// decodable reports whether arrow-go decodes values of physical type t
+// stored in encoding e (its typed decoders' cases; RLE and BIT_PACKED
+// also stand for the levels).
+func decodable(t parquet.Type, e parquet.Encoding) bool {
+	switch e {
+	case parquet.Encodings.Plain, parquet.Encodings.PlainDict, parquet.Encodings.RLEDict, parquet.Encodings.RLE, parquet.Encodings.BitPacked:
+		return true
+	case parquet.Encodings.DeltaBinaryPacked:
+		return t == parquet.Types.Int32 || t == parquet.Types.Int64
+	case parquet.Encodings.DeltaLengthByteArray, parquet.Encodings.DeltaByteArray:
+		return t == parquet.Types.ByteArray
+	case parquet.Encodings.ByteStreamSplit:
+		return t == parquet.Types.Int32 || t == parquet.Types.Int64 || t == parquet.Types.Float || t == parquet.Types.Double ||
+			t == parquet.Types.FixedLenByteArray
+	}
+	return false
 }
 
 func manifestField(fs []pqarrow.SchemaField, name string) int {
