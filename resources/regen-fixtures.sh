@@ -156,6 +156,9 @@ JAVA_GROUP=nan JAVA_TABLES=javagen.nan_orc,javagen.nan_parquet,javagen.nan_avro 
 JAVA_GROUP=orcmaps JAVA_TABLES=javagen.orc_maps,javagen.orc_maps_direct,javagen.orc_maps_dict,javagen.orc_maps_v1,javagen.orc_maps_idx "$0"
 # TIMESTAMP(7..9) of years 0001 and 9999 and just beyond Arrow's nanosecond range (INT96, ORC).
 JAVA_GROUP=tsextreme JAVA_TABLES=javagen.ts_extreme_parquet,javagen.ts_extreme_orc "$0"
+# Parquet encodings of Java's writer options: data page v2 (DELTA_* encodings), no dictionary, a
+# dictionary page too small for a chunk.
+JAVA_GROUP=parquetenc JAVA_TABLES=javagen.parquet_v2,javagen.parquet_v2_plain,javagen.parquet_v1_plain,javagen.parquet_dict_overflow "$0"
 
 # Primary-key tables written by Java Paimon with its batch and streaming reads (tests/interop/pk_test.go).
 if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaPkGen.java" ]]; then

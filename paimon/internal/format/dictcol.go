@@ -78,6 +78,13 @@ type dictColumn struct {
 	numBuf  scratch[byte]
 	plain   []byte
 	isPlain bool
+	// isDelta: the current data page of a decimal column is
+	// DELTA_BYTE_ARRAY (parquet-java's v2 fallback), decoded whole into
+	// pageDec when it starts (its values are prefix-coded, so they cannot
+	// be read from the middle).
+	isDelta    bool
+	pageDec    []decimal128.Num
+	pageDecBuf scratch[decimal128.Num]
 
 	// The current data page, decoded as its rows are read (a page can hold
 	// hundreds of thousands of rows; decoded whole, its levels and indices
@@ -140,6 +147,7 @@ func (c *dictColumn) close() {
 		c.dict = nil
 	}
 	c.decDict, c.numDict, c.plain, c.isPlain, c.haveDict = nil, nil, nil, false, false
+	c.pageDec, c.isDelta = nil, false
 }
 
 // free returns the column's scratch to its allocator once the file is done.
@@ -150,6 +158,7 @@ func (c *dictColumn) free() {
 	c.idxBuf.free()
 	c.decBuf.free()
 	c.numBuf.free()
+	c.pageDecBuf.free()
 }
 
 // scratch is a reusable slice of T held in a buffer of the read's
@@ -200,8 +209,15 @@ func (c *dictColumn) read(n int, mem memory.Allocator) (arrow.Array, error) {
 	case c.dec != nil:
 		return readRows(c, n, mem, c.dec, arrow.Decimal128SizeBytes, arrow.Decimal128Traits.CastFromBytes,
 			func(out []decimal128.Num, lo, hi int) {
-				for k, x := range c.indices(lo, hi) {
-					out[k] = c.decDict[x]
+				switch {
+				case c.isDelta:
+					copy(out, c.pageDec[lo:hi])
+				case c.isPlain:
+					plainDecimals(out[:hi-lo], c.plain[lo*c.width:], c.width)
+				default:
+					for k, x := range c.indices(lo, hi) {
+						out[k] = c.decDict[x]
+					}
 				}
 			})
 	case c.num != nil && c.width == 4:
@@ -400,10 +416,23 @@ func (c *dictColumn) nextPage(mem memory.Allocator) error {
 // startValues starts a data page of n rows whose values, after their
 // levels, are src in encoding enc.
 func (c *dictColumn) startValues(enc parquet.Encoding, src []byte, n int) error {
-	c.plain, c.isPlain, c.idxSrc, c.idxSet = nil, false, nil, false
+	c.plain, c.isPlain, c.isDelta, c.idxSrc, c.idxSet = nil, false, false, nil, false
 	switch {
-	case enc == parquet.Encodings.Plain && c.num != nil:
+	case enc == parquet.Encodings.Plain && (c.num != nil || c.dec != nil):
 		c.plain, c.isPlain = src, true
+	case enc == parquet.Encodings.DeltaByteArray && c.dec != nil:
+		dst := c.pageDecBuf.get(c.scratchMem, n, arrow.Decimal128SizeBytes, arrow.Decimal128Traits.CastFromBytes)
+		m, err := deltaByteArrays(src, n, func(i int, v []byte) error {
+			if len(v) != c.width {
+				return corruptf("DELTA_BYTE_ARRAY value %d of %d bytes in a column of %d-byte decimals", i, len(v), c.width)
+			}
+			dst[i] = bigEndianDecimal(v)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		c.pageDec, c.isDelta = dst[:m], true
 	case enc != parquet.Encodings.RLEDict && enc != parquet.Encodings.PlainDict:
 		// The footer said every data page is dictionary-encoded (or PLAIN).
 		return corruptf("data page of encoding %s in a column chunk whose footer says it is dictionary-encoded throughout", enc)
@@ -438,6 +467,12 @@ func (c *dictColumn) decodeRows(take int) error {
 	if c.isPlain {
 		if end := c.vpos + nv; end > len(c.plain)/c.width {
 			return corruptf("PLAIN data page of %d bytes cannot hold %d values of %d bytes", len(c.plain), end, c.width)
+		}
+		return nil
+	}
+	if c.isDelta {
+		if end := c.vpos + nv; end > len(c.pageDec) {
+			return corruptf("DELTA_BYTE_ARRAY data page of %d values read for %d", len(c.pageDec), end)
 		}
 		return nil
 	}

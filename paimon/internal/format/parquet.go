@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -156,12 +157,13 @@ func (r *parquetReader) dictionaryLeaf(i int, sf *pqarrow.SchemaField) *dictColu
 		if i >= len(r.opts.Dictionary) || !r.opts.Dictionary[i] {
 			return nil
 		}
-		if (target.ID() == arrow.STRING || target.ID() == arrow.BINARY) && ownEncodings(md, sf.ColIndex, col.MaxDefinitionLevel(), false) {
+		if (target.ID() == arrow.STRING || target.ID() == arrow.BINARY) && ownEncodings(md, sf.ColIndex, col.MaxDefinitionLevel()) {
 			return &dictColumn{field: i, dt: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: target}}
 		}
 	case parquet.Types.FixedLenByteArray:
 		dec, ok := target.(*arrow.Decimal128Type)
-		if ok && arrow.TypeEqual(sf.Field.Type, dec) && col.TypeLength() >= 1 && col.TypeLength() <= 16 && ownEncodings(md, sf.ColIndex, col.MaxDefinitionLevel(), false) {
+		if ok && arrow.TypeEqual(sf.Field.Type, dec) && col.TypeLength() >= 1 && col.TypeLength() <= 16 &&
+			ownEncodings(md, sf.ColIndex, col.MaxDefinitionLevel(), parquet.Encodings.Plain, parquet.Encodings.DeltaByteArray) {
 			return &dictColumn{field: i, dec: dec, width: col.TypeLength()}
 		}
 	case parquet.Types.Int32, parquet.Types.Int64, parquet.Types.Float, parquet.Types.Double:
@@ -169,7 +171,7 @@ func (r *parquetReader) dictionaryLeaf(i int, sf *pqarrow.SchemaField) *dictColu
 		// type may differ (a column widened by schema evolution) and is
 		// reached by conform, as for pqarrow's arrays.
 		dt := numericType(col)
-		if dt != nil && arrow.TypeEqual(sf.Field.Type, dt) && ownEncodings(md, sf.ColIndex, col.MaxDefinitionLevel(), true) {
+		if dt != nil && arrow.TypeEqual(sf.Field.Type, dt) && ownEncodings(md, sf.ColIndex, col.MaxDefinitionLevel(), parquet.Encodings.Plain) {
 			return &dictColumn{field: i, num: dt, width: col.PhysicalType().ByteSize()}
 		}
 	}
@@ -245,21 +247,23 @@ const (
 
 // ownEncodings reports whether every column chunk of leaf col is encoded
 // as dictColumn decodes: dictionary-encoded data pages after a dictionary
-// page, or with plain (numeric columns) PLAIN data pages as well and the
-// dictionary page optional. With encoding statistics (pyarrow and
-// parquet-java write them) each data page's encoding is known; without,
-// the chunk's encoding list must not contain an encoding dictColumn does
-// not decode, nor PLAIN unless plain, which a fallback page would add
-// (PLAIN of a v2 dictionary page is indistinguishable and reads as a
-// fallback: pqarrow's arrays, never a wrong row). maxDef is the column's
-// maximum definition level: BIT_PACKED levels, which old writers list, are
-// left to pqarrow when there are levels to decode.
-func ownEncodings(md *metadata.FileMetaData, col int, maxDef int16, plain bool) bool {
+// page, or with other data encodings (numeric columns: PLAIN; decimals:
+// PLAIN and DELTA_BYTE_ARRAY) those pages as well and the dictionary page
+// optional. With encoding statistics (pyarrow and parquet-java write them)
+// each data page's encoding is known; without, the chunk's encoding list
+// must not contain an encoding dictColumn does not decode, nor PLAIN
+// unless other holds it, which a fallback page would add (PLAIN of a v2
+// dictionary page is indistinguishable and reads as a fallback: pqarrow's
+// arrays, never a wrong row). maxDef is the column's maximum definition
+// level: BIT_PACKED levels, which old writers list, are left to pqarrow
+// when there are levels to decode.
+func ownEncodings(md *metadata.FileMetaData, col int, maxDef int16, other ...parquet.Encoding) bool {
 	if md.FileMetaData == nil || len(md.FileMetaData.RowGroups) == 0 {
 		return false
 	}
+	plain := len(other) > 0
 	dataEncoding := func(e parquet.Encoding) bool {
-		return e == parquet.Encodings.RLEDict || e == parquet.Encodings.PlainDict || plain && e == parquet.Encodings.Plain
+		return e == parquet.Encodings.RLEDict || e == parquet.Encodings.PlainDict || slices.Contains(other, e)
 	}
 	for g, rg := range md.FileMetaData.RowGroups {
 		if col >= len(rg.Columns) || rg.Columns[col].MetaData == nil {

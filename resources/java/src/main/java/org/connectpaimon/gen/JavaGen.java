@@ -106,6 +106,15 @@ public final class JavaGen {
         TABLES.put("javagen.codec_manifest_xz", g -> g.codec("codec_manifest_xz", Map.of("manifest.compression", "xz")));
         TABLES.put("javagen.codec_manifest_parquet", g -> g.codec("codec_manifest_parquet",
                 Map.of("manifest.format", "parquet", "partition", "p")));
+        // Parquet encodings Java's writer picks by its options: data page v2 (RLE_DICTIONARY, and
+        // DELTA_BINARY_PACKED / DELTA_BYTE_ARRAY / DELTA_LENGTH_BYTE_ARRAY once dictionaries are off),
+        // v1 PLAIN without dictionaries, and a dictionary that overflows into PLAIN pages mid-chunk.
+        TABLES.put("javagen.parquet_v2", g -> g.codec("parquet_v2", Map.of("file.format", "parquet", "parquet.writer.version", "v2")));
+        TABLES.put("javagen.parquet_v2_plain", g -> g.codec("parquet_v2_plain", Map.of("file.format", "parquet",
+                "parquet.writer.version", "v2", "parquet.enable.dictionary", "false")));
+        TABLES.put("javagen.parquet_v1_plain", g -> g.codec("parquet_v1_plain", Map.of("file.format", "parquet", "parquet.enable.dictionary", "false")));
+        TABLES.put("javagen.parquet_dict_overflow", g -> g.codec("parquet_dict_overflow", Map.of("file.format", "parquet",
+                "parquet.dictionary.page.size", "256")));
         TABLES.put("javagen.orc_dv", g -> g.orcDv("orc_dv", null));
         TABLES.put("javagen.orc_tz", g -> g.orcTz("orc_tz", Map.of()));
         TABLES.put("javagen.orc_tz_ltz", g -> g.orcTz("orc_tz_ltz", Map.of("orc.timestamp-ltz.legacy.type", "false")));
