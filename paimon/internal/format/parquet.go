@@ -73,7 +73,11 @@ func (r *parquetReader) open(f fileio.File, path string, opts Options) (err erro
 	if err != nil {
 		return fmt.Errorf("read parquet footer of %s: %w", path, err)
 	}
-	r.fr, err = pqarrow.NewFileReader(r.pf, pqarrow.ArrowReadProperties{BatchSize: int64(opts.BatchSize), Parallel: len(opts.Fields) > 1}, opts.Alloc)
+	// Columns are decoded in this goroutine, not in pqarrow's parallel
+	// ones: arrow-go panics on some corrupt pages, and only a recover in
+	// the decoding goroutine (guard) turns that into an error instead of
+	// ending the process. A reader reads several splits at once anyway.
+	r.fr, err = pqarrow.NewFileReader(r.pf, pqarrow.ArrowReadProperties{BatchSize: int64(opts.BatchSize)}, opts.Alloc)
 	if err != nil {
 		return fmt.Errorf("read parquet schema of %s: %w", path, err)
 	}
