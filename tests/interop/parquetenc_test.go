@@ -55,3 +55,37 @@ func TestParquetEncodingFixtures(t *testing.T) {
 		t.Errorf("no FIXED_LEN_BYTE_ARRAY chunk in DELTA_BYTE_ARRAY: %v", found)
 	}
 }
+
+// TestIndexFixtures checks that the committed tables with indexes beside their data hold them
+// (TestFixtures compares their rows with Java's reads): Parquet bloom filters in the data files,
+// and Paimon file indexes in index files of their own.
+func TestIndexFixtures(t *testing.T) {
+	wh := filepath.Join(fixturesDir(t), "warehouse", "javagen.db")
+	files, err := filepath.Glob(filepath.Join(wh, "parquet_bloom", "*", "bucket-*", "*.parquet"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("parquet_bloom: no data files (%v)", err)
+	}
+	blooms := 0
+	for _, f := range files {
+		r, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pf, err := file.NewParquetReader(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c := 0; c < pf.MetaData().Schema.NumColumns(); c++ {
+			if cc, err := pf.MetaData().RowGroup(0).ColumnChunk(c); err == nil && cc.BloomFilterOffset() > 0 {
+				blooms++
+			}
+		}
+		_ = pf.Close()
+	}
+	if blooms == 0 {
+		t.Error("parquet_bloom: no column chunk has a bloom filter")
+	}
+	if idx, _ := filepath.Glob(filepath.Join(wh, "file_index", "*", "bucket-*", "*.index")); len(idx) == 0 {
+		t.Error("file_index: no index file beside the data files")
+	}
+}

@@ -115,6 +115,19 @@ public final class JavaGen {
         TABLES.put("javagen.parquet_v1_plain", g -> g.codec("parquet_v1_plain", Map.of("file.format", "parquet", "parquet.enable.dictionary", "false")));
         TABLES.put("javagen.parquet_dict_overflow", g -> g.codec("parquet_dict_overflow", Map.of("file.format", "parquet",
                 "parquet.dictionary.page.size", "256")));
+        // Indexes beside the data: ORC and Parquet bloom filters inside the files, and Paimon's
+        // file indexes (bloom filter, bitmap, BSI) in the manifest or in index files of their own.
+        TABLES.put("javagen.orc_bloom", g -> g.codec("orc_bloom", Map.of("file.format", "orc",
+                "orc.bloom.filter.columns", "s,n,dec,b", "orc.bloom.filter.fpp", "0.01")));
+        // (Sizes for a few hundred values: the defaults make megabytes of filters per file.)
+        TABLES.put("javagen.parquet_bloom", g -> g.codec("parquet_bloom", Map.of("file.format", "parquet",
+                "parquet.bloom.filter.enabled#s", "true", "parquet.bloom.filter.expected.ndv#s", "500",
+                "parquet.bloom.filter.enabled#n", "true", "parquet.bloom.filter.expected.ndv#n", "500")));
+        TABLES.put("javagen.file_index", g -> g.codec("file_index", Map.of("file-index.bloom-filter.columns", "s,n",
+                "file-index.bloom-filter.s.items", "500", "file-index.bloom-filter.n.items", "500",
+                "file-index.bitmap.columns", "id", "file-index.bsi.columns", "n", "file-index.in-manifest-threshold", "1 b")));
+        TABLES.put("javagen.file_index_manifest", g -> g.codec("file_index_manifest", Map.of("file-index.bloom-filter.columns", "s",
+                "file-index.bloom-filter.s.items", "500", "file-index.bitmap.columns", "id")));
         TABLES.put("javagen.orc_dv", g -> g.orcDv("orc_dv", null));
         TABLES.put("javagen.orc_tz", g -> g.orcTz("orc_tz", Map.of()));
         TABLES.put("javagen.orc_tz_ltz", g -> g.orcTz("orc_tz_ltz", Map.of("orc.timestamp-ltz.legacy.type", "false")));
