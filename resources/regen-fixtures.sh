@@ -158,7 +158,7 @@ JAVA_GROUP=orcmaps JAVA_TABLES=javagen.orc_maps,javagen.orc_maps_direct,javagen.
 JAVA_GROUP=tsextreme JAVA_TABLES=javagen.ts_extreme_parquet,javagen.ts_extreme_orc "$0"
 # Parquet encodings of Java's writer options: data page v2 (DELTA_* encodings), no dictionary, a
 # dictionary page too small for a chunk.
-JAVA_GROUP=parquetenc JAVA_TABLES=javagen.parquet_v2,javagen.parquet_v2_plain,javagen.parquet_v1_plain,javagen.parquet_dict_overflow "$0"
+JAVA_GROUP=parquetenc JAVA_TABLES=javagen.parquet_v2,javagen.parquet_v2_plain,javagen.parquet_v1_plain,javagen.parquet_dict_overflow,javagen.ts_decimal_v2,javagen.ts_decimal_v2_plain "$0"
 # Indexes beside the data: ORC and Parquet bloom filters, Paimon's file indexes in index files
 # and in the manifest.
 JAVA_GROUP=indexes JAVA_TABLES=javagen.orc_bloom,javagen.parquet_bloom,javagen.file_index,javagen.file_index_manifest "$0"

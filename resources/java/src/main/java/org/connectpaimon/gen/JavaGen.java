@@ -84,7 +84,7 @@ public final class JavaGen {
     private static final Map<String, TableGen> TABLES = new LinkedHashMap<>();
 
     static {
-        TABLES.put("javagen.ts_decimal", JavaGen::tsDecimal);
+        TABLES.put("javagen.ts_decimal", g -> tsDecimal(g, "ts_decimal", Map.of()));
         TABLES.put("javagen.avro_types", JavaGen::avroTypes);
         TABLES.put("javagen.part_legacy", g -> g.partitioned("part_legacy", "true"));
         TABLES.put("javagen.part_nonlegacy", g -> g.partitioned("part_nonlegacy", "false"));
@@ -113,6 +113,10 @@ public final class JavaGen {
         TABLES.put("javagen.parquet_v2_plain", g -> g.codec("parquet_v2_plain", Map.of("file.format", "parquet",
                 "parquet.writer.version", "v2", "parquet.enable.dictionary", "false")));
         TABLES.put("javagen.parquet_v1_plain", g -> g.codec("parquet_v1_plain", Map.of("file.format", "parquet", "parquet.enable.dictionary", "false")));
+        // Every timestamp and decimal layout (INT96, INT64, FIXED_LEN_BYTE_ARRAY; nested too) in v2 pages.
+        TABLES.put("javagen.ts_decimal_v2", g -> tsDecimal(g, "ts_decimal_v2", Map.of("parquet.writer.version", "v2")));
+        TABLES.put("javagen.ts_decimal_v2_plain", g -> tsDecimal(g, "ts_decimal_v2_plain",
+                Map.of("parquet.writer.version", "v2", "parquet.enable.dictionary", "false")));
         TABLES.put("javagen.parquet_dict_overflow", g -> g.codec("parquet_dict_overflow", Map.of("file.format", "parquet",
                 "parquet.dictionary.page.size", "256")));
         // Indexes beside the data: ORC and Parquet bloom filters inside the files, and Paimon's
@@ -307,7 +311,7 @@ public final class JavaGen {
         {"123.45", "12345678.9012", "1234567890.0123456789"}, {null, null, null}, {"1.50", "-1.5000", "42.0000000000"}};
 
     /** INT96 (p > 6) timestamps and INT32 / INT64 / FIXED_LEN_BYTE_ARRAY decimals, Java's Parquet layout. */
-    private static void tsDecimal(JavaGen g) throws Exception {
+    private static void tsDecimal(JavaGen g, String name, Map<String, String> options) throws Exception {
         Schema schema = Schema.newBuilder()
                 .column("id", DataTypes.INT().notNull())
                 .column("ts9", DataTypes.TIMESTAMP(9)).column("ltz9", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(9))
@@ -320,8 +324,9 @@ public final class JavaGen {
                 .column("m", DataTypes.MAP(DataTypes.INT().notNull(), DataTypes.DECIMAL(18, 4)))
                 .column("r", DataTypes.ROW(DataTypes.FIELD(100, "a", DataTypes.INT()), DataTypes.FIELD(101, "t", DataTypes.TIMESTAMP(9))))
                 .option("file.format", "parquet")
+                .options(options)
                 .build();
-        Table t = g.create("ts_decimal", schema);
+        Table t = g.create(name, schema);
         List<GenericRow> rows = new ArrayList<>();
         Random rnd = new Random(7);
         for (int i = 0; i < 28; i++) {
@@ -341,12 +346,13 @@ public final class JavaGen {
         write(t, rows.subList(0, 20), null);
         long s1 = latest(t);
         write(t, rows.subList(20, rows.size()), null);
-        g.full(t, "javagen.ts_decimal");
-        g.dump(t, "javagen.ts_decimal", null, "snap1_full", s1, null, null, null);
-        g.dump(t, "javagen.ts_decimal", null, "proj", null, List.of("d30_10", "ltz9", "id"), null, null);
-        g.dump(t, "javagen.ts_decimal", null, "filter_decimal", null, null, "d18_4 > 0",
+        String full = "javagen." + name;
+        g.full(t, full);
+        g.dump(t, full, null, "snap1_full", s1, null, null, null);
+        g.dump(t, full, null, "proj", null, List.of("d30_10", "ltz9", "id"), null, null);
+        g.dump(t, full, null, "filter_decimal", null, null, "d18_4 > 0",
                 pb -> pb.greaterThan(7, Decimal.fromBigDecimal(BigDecimal.ZERO, 18, 4)));
-        g.dump(t, "javagen.ts_decimal", null, "filter_ts9", null, null,
+        g.dump(t, full, null, "filter_ts9", null, null,
                 "ts9 >= TIMESTAMP '2024-02-29 12:34:56.123456789'",
                 pb -> pb.greaterOrEqual(1, ts("2024-02-29T12:34:56.123456789")));
     }
