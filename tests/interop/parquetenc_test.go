@@ -18,19 +18,7 @@ import (
 func TestParquetEncodingFixtures(t *testing.T) {
 	found := map[string]bool{}
 	for _, table := range []string{"parquet_v2", "parquet_v2_plain", "parquet_v1_plain", "parquet_dict_overflow"} {
-		files, err := filepath.Glob(filepath.Join(fixturesDir(t), "warehouse", "javagen.db", table, "*", "bucket-*", "*.parquet"))
-		if err != nil || len(files) == 0 {
-			t.Fatalf("%s: no data files (%v)", table, err)
-		}
-		for _, f := range files {
-			r, err := os.Open(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pf, err := file.NewParquetReader(r)
-			if err != nil {
-				t.Fatal(err)
-			}
+		eachParquetFile(t, table, func(pf *file.Reader) {
 			md := pf.MetaData()
 			for g := 0; g < md.NumRowGroups(); g++ {
 				for c := 0; c < md.Schema.NumColumns(); c++ {
@@ -43,8 +31,7 @@ func TestParquetEncodingFixtures(t *testing.T) {
 					}
 				}
 			}
-			_ = pf.Close()
-		}
+		})
 	}
 	for _, want := range []parquet.Encoding{parquet.Encodings.DeltaBinaryPacked, parquet.Encodings.DeltaByteArray} {
 		if !found["INT64 "+want.String()] && !found["BYTE_ARRAY "+want.String()] {
@@ -60,12 +47,30 @@ func TestParquetEncodingFixtures(t *testing.T) {
 // (TestFixtures compares their rows with Java's reads): Parquet bloom filters in the data files,
 // and Paimon file indexes in index files of their own.
 func TestIndexFixtures(t *testing.T) {
-	wh := filepath.Join(fixturesDir(t), "warehouse", "javagen.db")
-	files, err := filepath.Glob(filepath.Join(wh, "parquet_bloom", "*", "bucket-*", "*.parquet"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("parquet_bloom: no data files (%v)", err)
-	}
 	blooms := 0
+	eachParquetFile(t, "parquet_bloom", func(pf *file.Reader) {
+		for c := 0; c < pf.MetaData().Schema.NumColumns(); c++ {
+			if cc, err := pf.MetaData().RowGroup(0).ColumnChunk(c); err == nil && cc.BloomFilterOffset() > 0 {
+				blooms++
+			}
+		}
+	})
+	if blooms == 0 {
+		t.Error("parquet_bloom: no column chunk has a bloom filter")
+	}
+	if idx, _ := filepath.Glob(filepath.Join(fixturesDir(t), "warehouse", "javagen.db", "file_index", "*", "bucket-*", "*.index")); len(idx) == 0 {
+		t.Error("file_index: no index file beside the data files")
+	}
+}
+
+// eachParquetFile calls fn with every data file of the committed table javagen.<table>, which must
+// have some.
+func eachParquetFile(t *testing.T, table string, fn func(*file.Reader)) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(fixturesDir(t), "warehouse", "javagen.db", table, "*", "bucket-*", "*.parquet"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("%s: no data files (%v)", table, err)
+	}
 	for _, f := range files {
 		r, err := os.Open(f)
 		if err != nil {
@@ -75,17 +80,7 @@ func TestIndexFixtures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for c := 0; c < pf.MetaData().Schema.NumColumns(); c++ {
-			if cc, err := pf.MetaData().RowGroup(0).ColumnChunk(c); err == nil && cc.BloomFilterOffset() > 0 {
-				blooms++
-			}
-		}
+		fn(pf)
 		_ = pf.Close()
-	}
-	if blooms == 0 {
-		t.Error("parquet_bloom: no column chunk has a bloom filter")
-	}
-	if idx, _ := filepath.Glob(filepath.Join(wh, "file_index", "*", "bucket-*", "*.index")); len(idx) == 0 {
-		t.Error("file_index: no index file beside the data files")
 	}
 }
