@@ -81,11 +81,17 @@ func readAll(t *testing.T, path string, opts Options) []string {
 // back as dictionaries in some batch.
 func readAllDict(t *testing.T, path string, opts Options) ([]string, []bool) {
 	t.Helper()
+	return readAllFrom(t, localIO(t), path, opts)
+}
+
+// readAllFrom is readAllDict through fio.
+func readAllFrom(t *testing.T, fio fileio.FileIO, path string, opts Options) ([]string, []bool) {
+	t.Helper()
 	mem := memory.NewCheckedAllocator(arrowpool.NewChecked())
 	defer mem.AssertSize(t, 0)
 	opts.Alloc = mem
 	ctx := context.Background()
-	r, err := Open(ctx, localIO(t), path, opts)
+	r, err := Open(ctx, fio, path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,7 @@ type parquetReader struct {
 	opts   Options
 	f      fileio.File
 	pf     *file.Reader
+	pre    *chunkPrefetch // the column chunks of the row group being opened
 	fr     *pqarrow.FileReader
 	schema *arrow.Schema
 	// leaves are the parquet leaf column indices of the requested fields.
@@ -69,14 +70,16 @@ func (r *parquetReader) open(f fileio.File, path string, opts Options) (err erro
 
 	// Column chunks and pages never reach the caller: opts.Scratch.
 	props := parquet.NewReaderProperties(opts.Scratch)
-	r.pf, err = file.NewParquetReader(io.NewSectionReader(f, 0, f.Size()), file.WithReadProps(props))
+	r.pre = &chunkPrefetch{src: f, got: map[[2]int64][]byte{}}
+	r.pf, err = file.NewParquetReader(io.NewSectionReader(r.pre, 0, f.Size()), file.WithReadProps(props))
 	if err != nil {
 		return fmt.Errorf("read parquet footer of %s: %w", path, err)
 	}
 	// Columns are decoded in this goroutine, not in pqarrow's parallel
 	// ones: arrow-go panics on some corrupt pages, and only a recover in
 	// the decoding goroutine (guard) turns that into an error instead of
-	// ending the process. A reader reads several splits at once anyway.
+	// ending the process. Their chunks are still fetched concurrently
+	// (chunkPrefetch), as pqarrow's parallel readers fetched them.
 	r.fr, err = pqarrow.NewFileReader(r.pf, pqarrow.ArrowReadProperties{BatchSize: int64(opts.BatchSize)}, opts.Alloc)
 	if err != nil {
 		return fmt.Errorf("read parquet schema of %s: %w", path, err)
@@ -265,7 +268,7 @@ func ownEncodings(md *metadata.FileMetaData, col int, maxDef int16, other ...par
 	if md.FileMetaData == nil || len(md.FileMetaData.RowGroups) == 0 {
 		return false
 	}
-	plain := len(other) > 0
+	dictOptional := len(other) > 0
 	dataEncoding := func(e parquet.Encoding) bool {
 		return e == parquet.Encodings.RLEDict || e == parquet.Encodings.PlainDict || slices.Contains(other, e)
 	}
@@ -273,7 +276,7 @@ func ownEncodings(md *metadata.FileMetaData, col int, maxDef int16, other ...par
 		if col >= len(rg.Columns) || rg.Columns[col].MetaData == nil {
 			return false // encrypted column metadata
 		}
-		if cc, err := md.RowGroup(g).ColumnChunk(col); err != nil || !plain && !cc.HasDictionaryPage() {
+		if cc, err := md.RowGroup(g).ColumnChunk(col); err != nil || !dictOptional && !cc.HasDictionaryPage() {
 			return false
 		}
 		cm := rg.Columns[col].MetaData
@@ -301,8 +304,8 @@ func ownEncodings(md *metadata.FileMetaData, col int, maxDef int16, other ...par
 
 // checkDecodable refuses, before anything is read, a column chunk pqarrow
 // would have to decode in an encoding arrow-go has no decoder for at its
-// physical type: arrow-go panics there, in a goroutine of its own that no
-// recover reaches. (parquet-java's v2 writer stores FIXED_LEN_BYTE_ARRAY
+// physical type: arrow-go panics there, which would read as a corrupt file
+// rather than as what it is. (parquet-java's v2 writer stores FIXED_LEN_BYTE_ARRAY
 // values as DELTA_BYTE_ARRAY once dictionaries are off or full; top-level
 // decimals of that kind are decoded by dictColumn and never get here.)
 func checkDecodable(md *metadata.FileMetaData, leaves []int, path string) error {
@@ -387,6 +390,7 @@ func (r *parquetReader) Next(ctx context.Context) (rec arrow.RecordBatch, err er
 				return nil, io.EOF
 			}
 			g := r.groups[r.next]
+			r.pre.fetch(r.pf, g, r.readLeaves())
 			r.cur, err = r.fr.GetRecordReader(ctx, r.leaves, []int{g})
 			if err != nil {
 				return nil, fmt.Errorf("read parquet file %s row group %d: %w", r.path, g, err)
@@ -480,6 +484,19 @@ func (r *parquetReader) nextCountOnly() (arrow.RecordBatch, error) {
 	return nil, io.EOF
 }
 
+// readLeaves lists every leaf column the read decodes, in pqarrow or
+// outside it.
+func (r *parquetReader) readLeaves() []int {
+	out := slices.Clone(r.leaves)
+	for _, c := range r.int96 {
+		out = append(out, c.leaf)
+	}
+	for _, c := range r.dicts {
+		out = append(out, c.leaf)
+	}
+	return out
+}
+
 // openOwn opens the columns decoded outside pqarrow at row group g.
 func (r *parquetReader) openOwn(g int) error {
 	for _, c := range r.int96 {
@@ -505,6 +522,7 @@ func (r *parquetReader) nextOwnOnly(ctx context.Context) (arrow.RecordBatch, err
 				return nil, io.EOF
 			}
 			g := r.groups[r.next]
+			r.pre.fetch(r.pf, g, r.readLeaves())
 			if err := r.openOwn(g); err != nil {
 				return nil, err
 			}
