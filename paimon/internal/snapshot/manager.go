@@ -172,7 +172,14 @@ func (m *Manager) readHint(ctx context.Context, name string) (int64, bool) {
 			last = err
 			continue
 		}
-		id, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+		text := strings.TrimSpace(string(data))
+		if text == "" {
+			// A writer that overwrites the hint in place (pypaimon, Java on
+			// file systems without atomic rename) leaves it empty for a
+			// moment: listing is the normal answer, not a warning.
+			return 0, false
+		}
+		id, err := strconv.ParseInt(text, 10, 64)
 		if err != nil || id <= 0 {
 			m.warnf("%s hint %s holds %q, not a snapshot id; finding the %s by listing %s", m.what(), path, truncate(data), m.what(), m.dir)
 			return 0, false

@@ -403,7 +403,7 @@ func TestTagManager(t *testing.T) {
 func TestCorruptHintFallsBackLoudly(t *testing.T) {
 	ctx := context.Background()
 	root, m := table(t, 1, 2)
-	testenv.WriteFile(t, root, "snapshot/LATEST", "")
+	testenv.WriteFile(t, root, "snapshot/LATEST", "12x")
 	var warnings []string
 	m.WithWarnings(func(msg string) { warnings = append(warnings, msg) })
 	id, ok, err := m.LatestID(ctx)
@@ -413,8 +413,13 @@ func TestCorruptHintFallsBackLoudly(t *testing.T) {
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "LATEST") || !strings.Contains(warnings[0], "listing") {
 		t.Fatalf("warnings %q, want one naming the hint", warnings)
 	}
-	// A missing hint is normal: no warning.
+	// An empty hint (a writer overwriting it in place) and a missing one
+	// are normal: no warning.
 	warnings = nil
+	testenv.WriteFile(t, root, "snapshot/LATEST", "\n")
+	if id, _, err := m.LatestID(ctx); err != nil || id != 2 || len(warnings) != 0 {
+		t.Fatalf("empty hint: id %d, err %v, warnings %q", id, err, warnings)
+	}
 	if err := os.Remove(filepath.Join(root, "snapshot", "LATEST")); err != nil {
 		t.Fatal(err)
 	}
