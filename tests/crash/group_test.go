@@ -146,7 +146,23 @@ output:
 	time.Sleep(2 * time.Second)
 	r3 := start("r3")
 	waitFor(t, 60*time.Second, func() bool { return owns(r3) })
+	// r2 leaves once every replica has rows in the topic, not after a fixed
+	// time: under exactly_once a replica's first rows appear only when its
+	// first transaction commits, which a loaded machine can delay past any
+	// fixed pause. A replica that never delivers still fails below.
 	time.Sleep(3 * time.Second)
+	delivered := func() bool {
+		seen := map[string]bool{}
+		for _, by := range topicRecords(t, addr, topic, eo) {
+			for _, r := range by {
+				seen[r] = true
+			}
+		}
+		return seen["r1"] && seen["r2"] && seen["r3"]
+	}
+	for deadline := time.Now().Add(60 * time.Second); !delivered() && time.Now().Before(deadline); {
+		time.Sleep(500 * time.Millisecond)
+	}
 	if err := r2.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
