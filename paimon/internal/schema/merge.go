@@ -270,9 +270,12 @@ func parseMergeOptions(s *TableSchema) (*MergeOptions, error) {
 		}
 	}
 	if v, ok := s.Options[OptSequenceFieldSortOrder]; ok && !strings.EqualFold(strings.TrimSpace(v), "ascending") {
-		// Java 1.3.1 read a descending table exactly like an ascending one
-		// in the oracle (JavaPkGen), against the option's documentation:
-		// until that is understood, refuse rather than guess.
+		// Java 1.3 has no single reading of a descending table to match:
+		// its generated-comparator cache is keyed by the sequence columns'
+		// types and positions, not their order (fixed in 1.4), so a JVM
+		// that built the ascending comparator first reads descending as
+		// ascending — what the oracle (JavaPkGen) saw — and its write buffer
+		// merged by ascending order whatever the option (fixed in 2.0).
 		return nil, unsupported(s, "%s=%s", OptSequenceFieldSortOrder, v)
 	}
 	for _, k := range []string{OptPartialUpdateRemoveOnDelete, OptAggregationRemoveOnDelete} {
