@@ -1,6 +1,7 @@
 package paimon
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -262,7 +263,48 @@ func (c *Catalog) GetTable(ctx context.Context, name string, opts ...TableOption
 		return nil, err
 	}
 	t.alloc, t.scratch = c.alloc, c.scratch
+	if err := c.openFallback(ctx, t); err != nil {
+		return nil, err
+	}
 	return t, nil
+}
+
+// openFallback opens the branch t's scan.fallback-branch names, through
+// t's own file access (a REST catalog's tokens included): Java reads the
+// fallback's schema from the table's directory whatever the catalog. A
+// branch that does not exist leaves t without one, said at WARN, as Java
+// logs it and reads t's branch alone. The fallback's own option is not
+// followed (Java opens it without fallback).
+func (c *Catalog) openFallback(ctx context.Context, t *Table) error {
+	fb := t.schema.ScanFallbackBranch()
+	if strings.TrimSpace(fb) == "" {
+		return nil
+	}
+	if fb == "main" {
+		fb = ""
+	}
+	if fb == t.branch {
+		return nil
+	}
+	name := t.name + "$branch_" + cmp.Or(fb, "main")
+	if fb != "" {
+		if err := validateName(fb); err != nil {
+			return fmt.Errorf("table %s: option scan.fallback-branch=%s: %w", t.name, fb, err)
+		}
+	}
+	f, err := openTable(ctx, t.fio, t.root, name, fb, c.warn)
+	if err != nil {
+		if fileio.IsNotExist(err) {
+			if c.warn != nil {
+				c.warn(fmt.Sprintf("table %s: scan.fallback-branch names branch %s, which does not exist; batch reads read %s alone (%v)", t.name, cmp.Or(fb, "main"), t.name, err))
+			}
+			return nil
+		}
+		return fmt.Errorf("table %s: fallback branch (scan.fallback-branch): %w", t.name, err)
+	}
+	f.alloc, f.scratch = c.alloc, c.scratch
+	t.fallback = f
+	return nil
 }
 
 // validateName keeps names from addressing paths outside the warehouse.

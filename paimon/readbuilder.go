@@ -1,8 +1,11 @@
 package paimon
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -193,6 +196,9 @@ type Split struct {
 	// filter is the filter the split was planned with, bound to schema;
 	// the read applies exactly this one.
 	filter *predicate.Predicate
+	// from is the table the split was planned on when it is not the
+	// read's own: its fallback branch.
+	from *Table
 }
 
 // Partition returns the typed partition values, aligned with the partition
@@ -340,15 +346,117 @@ func (rb *ReadBuilder) Plan(ctx context.Context) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", rb.t.name, err)
 	}
-	if snap == nil {
-		return &Plan{schema: sch}, nil
+	if rb.t.fallback != nil {
+		if err := partitionOnly(rb.t, sch, filter); err != nil {
+			return nil, err
+		}
 	}
-	planner := rb.t.planner(sch, filter, rb.opts.BucketFilter, batchLevels(sch))
-	p, err := planner.PlanSnapshot(ctx, snap, scan.Full)
+	out := &Plan{schema: sch}
+	if snap != nil {
+		planner := rb.t.planner(sch, filter, rb.opts.BucketFilter, batchLevels(sch))
+		p, err := planner.PlanSnapshot(ctx, snap, scan.Full)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", rb.t.name, err)
+		}
+		out = wrapPlan(p, sch)
+	}
+	if rb.t.fallback != nil {
+		if err := rb.addFallback(ctx, out, snap, sch); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// partitionOnly refuses a batch read's filter on other than partition
+// columns when the table has a fallback branch: Java reads a partition
+// from the fallback when its filtered plan of the table has no split
+// there, which depends on the files the table's statistics pruned, so no
+// reader that prunes by other rules can return Java's rows.
+func partitionOnly(t *Table, sch *schema.TableSchema, filter *predicate.Predicate) error {
+	if filter == nil {
+		return nil
+	}
+	for _, name := range filter.Fields() {
+		if !slices.Contains(sch.PartitionKeys, name) {
+			return fmt.Errorf("table %s: filter on column %s with scan.fallback-branch=%s: a batch read of a table with a fallback branch filters on partition columns only (%s); Java picks the fallback's partitions from its statistics-pruned plan: %w",
+				t.name, name, sch.ScanFallbackBranch(), strings.Join(sch.PartitionKeys, ", "), types.ErrUnsupported)
+		}
+	}
+	return nil
+}
+
+// addFallback adds to plan the fallback branch's splits of the partitions
+// plan has no split in, as Java's batch scan of a table with
+// scan.fallback-branch. The fallback is read at its latest snapshot; for a
+// read of snapshot N, at its newest snapshot committed by N's time, or its
+// first when it has none that old; for a tag, at its own tag of that name.
+func (rb *ReadBuilder) addFallback(ctx context.Context, plan *Plan, snap *snapshot.Snapshot, sch *schema.TableSchema) error {
+	f := rb.t.fallback
+	fb := &ReadBuilder{t: f, opts: rb.opts, tag: rb.tag, filterExpr: rb.filterExpr}
+	if rb.snapshotID > 0 {
+		fb.snapshotID = 1
+		s, ok, err := f.snapshots.EarlierOrEqualTime(ctx, snap.TimeMillis)
+		if err != nil {
+			return fmt.Errorf("table %s: %w", f.name, err)
+		}
+		if ok {
+			fb.snapshotID = s.ID
+		}
+	}
+	fsnap, fsch, err := fb.resolve(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("table %s: %w", rb.t.name, err)
+		return err
 	}
-	return wrapPlan(p, sch), nil
+	if err := sameRowType(rb.t, sch, f, fsch); err != nil {
+		return err
+	}
+	if fsnap == nil {
+		return nil
+	}
+	filter, err := bindFilter(fsch, rb.filterExpr, rb.opts.Filter)
+	if err != nil {
+		return fmt.Errorf("table %s: %w", f.name, err)
+	}
+	p, err := f.planner(fsch, filter, rb.opts.BucketFilter, batchLevels(fsch)).PlanSnapshot(ctx, fsnap, scan.Full)
+	if err != nil {
+		return fmt.Errorf("table %s: %w", f.name, err)
+	}
+	// Partitions are compared as Java compares them: by their serialized
+	// BinaryRow.
+	have := make(map[string]bool, len(plan.Splits))
+	for _, sp := range plan.Splits {
+		have[string(sp.s.Partition)] = true
+	}
+	for _, sp := range p.Splits {
+		if !have[string(sp.Partition)] {
+			plan.Splits = append(plan.Splits, &Split{s: sp, schema: fsch, filter: p.Filter, from: f})
+		}
+	}
+	return nil
+}
+
+// sameRowType is Java's check of a table and its fallback branch before a
+// batch scan: the same column types in order (nullability aside) and, when
+// the table has a primary key, the same one. Column names must match too:
+// rows of both are read into one output by name.
+func sameRowType(t *Table, sch *schema.TableSchema, f *Table, fsch *schema.TableSchema) error {
+	mismatch := func(what string) error {
+		return fmt.Errorf("table %s and its fallback branch %s (scan.fallback-branch): %s: %w", t.name, f.name, what, types.ErrUnsupported)
+	}
+	if len(sch.Fields) != len(fsch.Fields) {
+		return mismatch(fmt.Sprintf("%d columns against %d", len(sch.Fields), len(fsch.Fields)))
+	}
+	for i, a := range sch.Fields {
+		b := fsch.Fields[i]
+		if a.Name != b.Name || !a.Type.WithNullable(true).Equal(b.Type.WithNullable(true)) {
+			return mismatch(fmt.Sprintf("column %d is %s %s against %s %s", i, a.Name, a.Type, b.Name, b.Type))
+		}
+	}
+	if len(sch.PrimaryKeys) > 0 && !slices.Equal(sch.PrimaryKeys, fsch.PrimaryKeys) {
+		return mismatch(fmt.Sprintf("primary key (%s) against (%s)", strings.Join(sch.PrimaryKeys, ", "), strings.Join(fsch.PrimaryKeys, ", ")))
+	}
+	return nil
 }
 
 func wrapPlan(p *scan.Plan, sch *schema.TableSchema) *Plan {
@@ -411,7 +519,7 @@ func (rb *ReadBuilder) NewRead() *Read { return &Read{t: rb.t, opts: rb.opts} }
 
 // Read returns a record reader over one split; the caller must Release it.
 func (r *Read) Read(ctx context.Context, sp *Split) (array.RecordReader, error) {
-	rd, err := r.opts.readerFor(r.t, sp)
+	rd, err := r.opts.readerFor(cmp.Or(sp.from, r.t), sp)
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,11 @@ type Table struct {
 	// decompressed, dictionary indices) for reads that chose no allocator:
 	// the catalog's, shared by its tables, or the table's own.
 	scratch *arrowpool.Pool
+	// fallback is the branch scan.fallback-branch names (nil without one):
+	// batch reads take the partitions this branch lacks from it, as Java's
+	// batch scans do; streams read this branch alone, as Java's stream
+	// scans do.
+	fallback *Table
 }
 
 func openTable(ctx context.Context, fio fileio.FileIO, root, name, branch string, warn func(string)) (*Table, error) {
@@ -119,10 +124,8 @@ func checkSupported(s *schema.TableSchema) error {
 	if s.DataEvolutionEnabled() {
 		return fmt.Errorf("data-evolution.enabled=true: %w", types.ErrUnsupported)
 	}
-	for _, opt := range []string{"scan.fallback-branch", "scan.primary-branch"} {
-		if v := s.Option(opt, ""); v != "" {
-			return fmt.Errorf("option %s=%s (reads from another branch): %w", opt, v, types.ErrUnsupported)
-		}
+	if v := s.Option(schema.OptScanPrimaryBranch, ""); v != "" {
+		return fmt.Errorf("option %s=%s (reads from another branch): %w", schema.OptScanPrimaryBranch, v, types.ErrUnsupported)
 	}
 	if s.ChainTableEnabled() {
 		return fmt.Errorf("chain tables: %w", types.ErrUnsupported)

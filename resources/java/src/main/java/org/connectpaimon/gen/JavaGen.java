@@ -69,6 +69,8 @@ public final class JavaGen {
      * known to lose rows (see nanTable), which a dedicated test compares instead.
      */
     private boolean recordCases = true;
+    /** Marks the cases dumped while set: a stream bounded to the snapshot reads other rows (fallback branches). */
+    private boolean streamDiffers = false;
     /** Tables for the pruning property test (tests/interop TestPruningOnlySavesWork), with Java's row count. */
     private final List<String> props = new ArrayList<>();
 
@@ -91,6 +93,8 @@ public final class JavaGen {
         TABLES.put("javagen.path_dir", JavaGen::pathDir);
         TABLES.put("javagen.commits", JavaGen::commits);
         TABLES.put("javagen.branchy", JavaGen::branchy);
+        TABLES.put("javagen.fallback", g -> fallback(g, "fallback", false));
+        TABLES.put("javagen.fallback_pk", g -> fallback(g, "fallback_pk", true));
         // ORC data files (issue 14): zstd is Paimon's default codec; each other codec once.
         for (String codec : new String[] {"zstd", "zlib", "snappy", "lz4", "none"}) {
             TABLES.put("javagen.orc_" + codec, g -> g.orcTypes("orc_" + codec, codec));
@@ -275,6 +279,7 @@ public final class JavaGen {
                 .append(",\"rows\":").append(lines.size())
                 .append(",\"writer\":\"java\"");
         if (branch != null) c.append(",\"branch\":").append(Canon.str(branch));
+        if (streamDiffers) c.append(",\"stream_differs\":true");
         if (recordCases) cases.add(c.append('}').toString());
     }
 
@@ -497,6 +502,64 @@ public final class JavaGen {
         }
         g.dump(t, "javagen.commits", null, "filter_p", null, null, "p = 0 AND id < 150",
                 pb -> PredicateBuilder.and(pb.equal(1, 0), pb.lessThan(0, 150)));
+    }
+
+    private static List<GenericRow> dtRows(String dt, int from, int to, String v) {
+        List<GenericRow> rows = new ArrayList<>();
+        for (int i = from; i <= to; i++) rows.add(GenericRow.of(s(dt), i, s(v + i)));
+        return rows;
+    }
+
+    /**
+     * A table that reads the partitions it lacks from a branch (scan.fallback-branch), as a batch
+     * table over a streaming branch: writes alternate between the two (the branch in Avro), so
+     * time travel maps each main snapshot to the branch's snapshot of its time. Java's batch reads
+     * are the cases; its stream scan's first plan, which reads the table's own branch alone, goes
+     * to expected/&lt;table&gt;/stream_first.jsonl.
+     */
+    private static void fallback(JavaGen g, String name, boolean pk) throws Exception {
+        Schema.Builder sb = Schema.newBuilder()
+                .column("dt", DataTypes.STRING().notNull()).column("id", DataTypes.INT().notNull())
+                .column("s", DataTypes.STRING()).partitionKeys("dt");
+        if (pk) sb.primaryKey("dt", "id").option("bucket", "2");
+        Table t = g.create(name, sb.build());
+        write(t, dtRows("d1", 1, 3, "main"), null);                     // main 1
+        Thread.sleep(20);
+        t.createBranch("stream");
+        Identifier branchId = new Identifier(DB, name, "stream");
+        g.catalog.alterTable(branchId, SchemaChange.setOption("file.format", "avro"), false);
+        Table b = g.catalog.getTable(branchId);
+        List<GenericRow> first = dtRows("d2", 1, 4, "stream");
+        first.addAll(dtRows("d3", 1, 2, "stream"));
+        write(b, first, null);                                           // stream 1
+        Thread.sleep(20);
+        write(t, dtRows("d2", 1, 2, "main"), null);                     // main 2
+        Thread.sleep(20);
+        List<GenericRow> second = dtRows("d4", 7, 7, "stream");
+        second.addAll(dtRows("d1", 9, 9, "stream"));
+        if (pk) second.addAll(dtRows("d3", 2, 2, "stream2"));
+        write(b, second, null);                                          // stream 2
+        g.catalog.alterTable(new Identifier(DB, name), SchemaChange.setOption("scan.fallback-branch", "stream"), false);
+        Table tf = g.catalog.getTable(new Identifier(DB, name));
+        String tn = "javagen." + name;
+        g.full(tf, tn);
+        g.dump(tf, tn, null, "proj", null, List.of("s", "dt"), null, null);
+        g.dump(tf, tn, null, "part_filter", null, null, "dt >= 'd2' AND dt <> 'd4'",
+                pb -> PredicateBuilder.and(pb.greaterOrEqual(0, s("d2")), pb.notEqual(0, s("d4"))));
+        g.streamDiffers = true;
+        g.dump(tf, tn, null, "snap1", 1L, null, null, null);   // the branch has no snapshot that old: its first
+        g.dump(tf, tn, null, "snap2", 2L, null, null, null);   // the branch's snapshot 1
+        g.streamDiffers = false;
+        g.dump(b, tn, "stream", "full", null, null, null, null);
+        ReadBuilder rb = tf.newReadBuilder();
+        List<String> lines = new ArrayList<>();
+        try (RecordReader<InternalRow> reader = rb.newRead().createReader(rb.newStreamScan().plan())) {
+            reader.forEachRemaining(r -> lines.add(Canon.row(r, tf.rowType())));
+        }
+        lines.sort(Canon::codePointCompare);
+        Path out = g.expected.resolve(tn).resolve("stream_first.jsonl");
+        Files.createDirectories(out.getParent());
+        Files.write(out, (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
     /** A branch created from a tag, then diverging writes on main and the branch. */
