@@ -494,6 +494,12 @@ func (t *Table) openStream(ctx context.Context, cfg StreamConfig, filter *predic
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
 	}
+	if t.fallback != nil && t.warn != nil {
+		// Java's stream scans read the table alone too; say so, since a
+		// table over a streaming fallback branch is usually followed on
+		// that branch.
+		t.warn(fmt.Sprintf("table %s has scan.fallback-branch=%s: a stream reads %s alone, as Java's stream scans do (the fallback's partitions are in batch reads only); to follow the fallback branch, read that branch", t.name, t.schema.ScanFallbackBranch(), t.name))
+	}
 	if cfg.Columns != nil {
 		// Checked here, not at the first read: an unknown column is a
 		// configuration error the caller must see at open. A bounded read

@@ -42,6 +42,7 @@ type Table struct {
 	// batch scans do; streams read this branch alone, as Java's stream
 	// scans do.
 	fallback *Table
+	warn     func(string) // the catalog's WithWarnings; nil: silent
 }
 
 func openTable(ctx context.Context, fio fileio.FileIO, root, name, branch string, warn func(string)) (*Table, error) {
@@ -88,7 +89,7 @@ func newScratchPool() *arrowpool.Pool {
 func newTable(fio fileio.FileIO, root, name, branch string, s *schema.TableSchema, schemas *schema.Manager, snapshots *snapshot.Manager, warn func(string)) (*Table, error) {
 	t := &Table{
 		fio: fio, root: root, name: name, branch: branch, schema: s, schemas: schemas,
-		snapshots: snapshots, manifests: manifest.NewDecoder(), scratch: newScratchPool(),
+		snapshots: snapshots, manifests: manifest.NewDecoder(), scratch: newScratchPool(), warn: warn,
 	}
 	if err := checkSupported(s); err != nil {
 		return nil, fmt.Errorf("table %s: %w", name, err)

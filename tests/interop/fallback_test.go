@@ -24,18 +24,19 @@ func TestFallbackBranch(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			src := filepath.Join(fixturesDir(t), "warehouse", "javagen.db", name)
 			streamFirst := testenv.ReadSortedLines(t, filepath.Join(fixturesDir(t), "expected", "javagen."+name, "stream_first.jsonl"))
-			open := func(t *testing.T, edit func(table string)) (*paimon.Table, []string) {
+			open := func(t *testing.T, edit func(table string)) (*paimon.Table, *[]string) {
 				wh := t.TempDir()
 				testenv.CopyTree(t, src, filepath.Join(wh, "javagen.db", name))
 				if edit != nil {
 					edit(filepath.Join(wh, "javagen.db", name))
 				}
+				// Read once the calls that warn have returned.
+				warnings := new([]string)
 				var mu sync.Mutex
-				var warnings []string
 				cat, err := paimon.OpenCatalog(ctx, wh, paimon.WithWarnings(func(m string) {
 					mu.Lock()
 					defer mu.Unlock()
-					warnings = append(warnings, m)
+					*warnings = append(*warnings, m)
 				}))
 				if err != nil {
 					t.Fatal(err)
@@ -59,10 +60,13 @@ func TestFallbackBranch(t *testing.T) {
 			// A stream reads the table's own branch, as Java's stream scan does: its
 			// first plan is Java's, and it is not the batch read.
 			t.Run("stream", func(t *testing.T) {
-				tbl, _ := open(t, nil)
+				tbl, warnings := open(t, nil)
 				sc, rd, err := tbl.NewStreamingScan(ctx, paimon.StreamConfig{EndAtLatest: true})
 				if err != nil {
 					t.Fatal(err)
+				}
+				if !slices.ContainsFunc(*warnings, func(w string) bool { return strings.Contains(w, "a stream reads javagen."+name+" alone") }) {
+					t.Errorf("warnings %q, want one saying the stream reads the table alone", *warnings)
 				}
 				var got []string
 				for {
@@ -108,7 +112,7 @@ func TestFallbackBranch(t *testing.T) {
 						t.Fatal(err)
 					}
 				})
-				if !slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, "scan.fallback-branch names branch stream") }) {
+				if !slices.ContainsFunc(*warnings, func(w string) bool { return strings.Contains(w, "scan.fallback-branch names branch stream") }) {
 					t.Fatalf("warnings %q, want one naming the branch", warnings)
 				}
 				got, err := batch(t, tbl, "")
