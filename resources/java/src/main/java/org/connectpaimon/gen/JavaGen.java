@@ -547,7 +547,11 @@ public final class JavaGen {
         g.dump(tf, tn, null, "part_filter", null, null, "dt >= 'd2' AND dt <> 'd4'",
                 pb -> PredicateBuilder.and(pb.greaterOrEqual(0, s("d2")), pb.notEqual(0, s("d4"))));
         g.streamDiffers = true;
-        g.dump(tf, tn, null, "snap1", 1L, null, null, null);   // the branch has no snapshot that old: its first
+        // The branch has no snapshot as old as main's first, so Java reads the branch's snapshot 1,
+        // which through the REST catalog does not exist (its branch snapshots start later):
+        // Java's read fails there, and the case is the filesystem catalog's only.
+        Long branchEarliest = ((org.apache.paimon.table.FileStoreTable) b).snapshotManager().earliestSnapshotId();
+        if (branchEarliest != null && branchEarliest == 1L) g.dump(tf, tn, null, "snap1", 1L, null, null, null);
         g.dump(tf, tn, null, "snap2", 2L, null, null, null);   // the branch's snapshot 1
         g.streamDiffers = false;
         g.dump(b, tn, "stream", "full", null, null, null, null);
