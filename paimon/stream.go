@@ -494,6 +494,11 @@ func (t *Table) openStream(ctx context.Context, cfg StreamConfig, filter *predic
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
 	}
+	if pos := t.storedReadPosition(); pos != "" && t.warn != nil {
+		// Java's streaming reads start there when told nothing else; a
+		// stream here is always told (StartMode), so say which one wins.
+		t.warn(fmt.Sprintf("table %s stores the read position %s in its options, where Java's reads start unless told otherwise; this stream starts as configured (%s), batch reads start there", t.name, pos, cfg.StartMode))
+	}
 	if t.fallback != nil && t.warn != nil {
 		// Java's stream scans read the table alone too; say so, since a
 		// table over a streaming fallback branch is usually followed on

@@ -29,6 +29,9 @@ type Case struct {
 	// primary-key table with deletion vectors at a snapshot with level-0 files: Java's batch
 	// read hides them, its streaming first plan reads them), so only the batch read is compared.
 	StreamDiffers bool `json:"stream_differs,omitempty"`
+	// Facade: the read is the table's, above the plan of one branch (a fallback branch, a read
+	// position stored in the table's options), so tests of the readers of one plan leave it out.
+	Facade bool `json:"facade,omitempty"`
 }
 
 // CaseFile is one generator's output: cases.json (pypaimon) or cases-java.json (Java).

@@ -248,7 +248,7 @@ func filterCases(t *testing.T, dir string) []interop.Case {
 	}
 	var out []interop.Case
 	for _, c := range cases {
-		if c.Filter != nil && c.Snapshot == nil && c.Branch == "" && c.Projection == nil {
+		if c.Filter != nil && c.Snapshot == nil && c.Branch == "" && c.Projection == nil && !c.Facade {
 			out = append(out, c)
 		}
 	}
