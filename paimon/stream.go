@@ -223,8 +223,10 @@ func (b *StreamReadBuilder) WithOnExpired(p ExpiredPolicy) *StreamReadBuilder {
 }
 
 // WithStreamingReadOverwrite overrides the table option
-// streaming-read-overwrite: OVERWRITE snapshots are read, the rows they
-// replaced as -D and the new ones as +I.
+// streaming-read-overwrite (streaming-read-append-overwrite on an append
+// table): OVERWRITE snapshots are read, on a primary-key table the rows
+// they replaced as -D and the new ones as +I, on an append table the new
+// ones.
 func (b *StreamReadBuilder) WithStreamingReadOverwrite(v bool) *StreamReadBuilder {
 	b.cfg.StreamingReadOverwrite = &v
 	return b

@@ -65,7 +65,8 @@ type StreamConfig struct {
 	// OnExpired is what happens when the next snapshot was expired away.
 	OnExpired ExpiredPolicy
 	// StreamingReadOverwrite, when set, overrides the table option
-	// streaming-read-overwrite.
+	// streaming-read-overwrite (streaming-read-append-overwrite on an
+	// append table; see StreamReadBuilder.WithStreamingReadOverwrite).
 	StreamingReadOverwrite *bool
 
 	// PollInterval is the wait between looks for a new snapshot (0:

@@ -128,6 +128,11 @@ func checkSupported(s *schema.TableSchema) error {
 	if v := s.Option(schema.OptScanPrimaryBranch, ""); v != "" {
 		return fmt.Errorf("option %s=%s (reads from another branch): %w", schema.OptScanPrimaryBranch, v, types.ErrUnsupported)
 	}
+	if len(s.PrimaryKeys) == 0 && s.StreamingReadOverwrite() {
+		// Java's SchemaValidation refuses to load such a table.
+		return fmt.Errorf("option %s=true on a table without primary key (Java refuses it too; an append table's option is %s): %w",
+			schema.OptStreamingReadOverwrite, schema.OptStreamingReadAppendOverwrite, types.ErrUnsupported)
+	}
 	if s.ChainTableEnabled() {
 		return fmt.Errorf("chain tables: %w", types.ErrUnsupported)
 	}

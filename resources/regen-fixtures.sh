@@ -164,6 +164,8 @@ JAVA_GROUP=parquetenc JAVA_TABLES=javagen.parquet_v2,javagen.parquet_v2_plain,ja
 JAVA_GROUP=indexes JAVA_TABLES=javagen.orc_bloom,javagen.parquet_bloom,javagen.file_index,javagen.file_index_manifest "$0"
 # Tables that read the partitions they lack from a fallback branch (scan.fallback-branch).
 JAVA_GROUP=fallback JAVA_TABLES=javagen.fallback,javagen.fallback_pk "$0"
+# OVERWRITE commits read by streams (streaming-read-append-overwrite, streaming-read-overwrite).
+JAVA_GROUP=overwrite JAVA_TABLES=javagen.overwrite_stream,javagen.overwrite_stream_pk "$0"
 # Read positions stored in table options (scan.snapshot-id, scan.tag-name, scan.timestamp-millis,
 # scan.mode, incremental-between), which Java's batch reads apply.
 JAVA_GROUP=scanopt JAVA_TABLES=javagen.scanopt_snapshot,javagen.scanopt_tag,javagen.scanopt_incremental,javagen.scanopt_latest,javagen.scanopt_ts "$0"

@@ -151,7 +151,7 @@ func Fields() []Field {
 			Doc:   "What to do when the snapshot to resume from no longer exists. Underscores (`latest_full`) are accepted for the hyphens.",
 			Usage: "fail, earliest or latest-full when the consumer's next snapshot has expired"},
 		{Path: "streaming_read_overwrite", Kind: Bool, Default: false, lib: "StreamingReadOverwrite", Advanced: true,
-			Doc:   "Deliver the rows of OVERWRITE snapshots (as Paimon's `streaming-read-overwrite`). Off by default, as in Paimon, because an overwrite rewrites a partition wholesale.",
+			Doc:   "Deliver the rows of OVERWRITE snapshots: on a primary-key table the rows an overwrite replaced as `-D` and the rows it wrote as `+I` (Paimon's `streaming-read-overwrite`), on an append table the rows it wrote (Paimon's `streaming-read-append-overwrite`). This field decides, whatever the table's option says; off by default, as in Paimon, because an overwrite rewrites a partition wholesale.",
 			Usage: "deliver the rows of OVERWRITE snapshots"},
 	}
 }

@@ -28,7 +28,10 @@ const (
 	OptScanPrimaryBranch      = "scan.primary-branch"
 	OptChainTableEnabled      = "chain-table.enabled"
 	OptStreamingReadOverwrite = "streaming-read-overwrite"
-	OptConsumerExpirationTime = "consumer.expiration-time"
+	// OptStreamingReadAppendOverwrite is an append table's
+	// streaming-read-overwrite (Java refuses the latter without a key).
+	OptStreamingReadAppendOverwrite = "streaming-read-append-overwrite"
+	OptConsumerExpirationTime       = "consumer.expiration-time"
 
 	OptSnapshotNumRetainedMin  = "snapshot.num-retained.min"
 	OptSnapshotNumRetainedMax  = "snapshot.num-retained.max"
@@ -158,6 +161,12 @@ func (s *TableSchema) ChainTableEnabled() bool { return s.boolOpt(OptChainTableE
 // changes of OVERWRITE commits (default false: they are skipped).
 func (s *TableSchema) StreamingReadOverwrite() bool {
 	return s.boolOpt(OptStreamingReadOverwrite, false)
+}
+
+// StreamingReadAppendOverwrite reports whether a streaming read of an
+// append table emits the rows an OVERWRITE snapshot added.
+func (s *TableSchema) StreamingReadAppendOverwrite() bool {
+	return s.boolOpt(OptStreamingReadAppendOverwrite, false)
 }
 
 // ConsumerExpirationTime is option consumer.expiration-time; ok is false

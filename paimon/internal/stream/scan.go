@@ -112,7 +112,12 @@ const rangeCheckEvery = 16
 // consumer's stale temporary files are removed here.
 func New(ctx context.Context, t Table, sch *schema.TableSchema, cfg Config) (*Scan, error) {
 	s := &Scan{cfg: cfg, t: t, schema: sch, producer: sch.ChangelogProducer()}
+	// Java's supportStreamingReadOverwrite: each kind of table has its own
+	// option.
 	s.overwrite = sch.StreamingReadOverwrite()
+	if len(sch.PrimaryKeys) == 0 {
+		s.overwrite = sch.StreamingReadAppendOverwrite()
+	}
 	if cfg.ReadOverwrite != nil {
 		s.overwrite = *cfg.ReadOverwrite
 	}
@@ -513,8 +518,13 @@ func (s *Scan) followUp(ctx context.Context, snap *snapshot.Snapshot) (*Plan, er
 		out.Skipped = true
 	case snap.CommitKind == snapshot.CommitAppend:
 		out.Scan, err = pl.PlanSnapshot(ctx, snap, scan.Delta)
-	case snap.CommitKind == snapshot.CommitOverwrite && s.overwrite:
+	case snap.CommitKind == snapshot.CommitOverwrite && s.overwrite && len(sch.PrimaryKeys) > 0:
 		out.Scan, err = pl.PlanOverwriteChanges(ctx, snap)
+	case snap.CommitKind == snapshot.CommitOverwrite && s.overwrite:
+		// An append table's overwrite is read as its delta, the files it
+		// added (Java's getOverwriteChangesPlan for append tables): rows
+		// of an append table are never retracted.
+		out.Scan, err = pl.PlanSnapshot(ctx, snap, scan.Delta)
 	default:
 		out.Skipped = true
 	}

@@ -100,6 +100,8 @@ public final class JavaGen {
         TABLES.put("javagen.branchy", JavaGen::branchy);
         TABLES.put("javagen.fallback", g -> fallback(g, "fallback", false));
         TABLES.put("javagen.fallback_pk", g -> fallback(g, "fallback_pk", true));
+        TABLES.put("javagen.overwrite_stream", g -> overwriteStream(g, "overwrite_stream", false));
+        TABLES.put("javagen.overwrite_stream_pk", g -> overwriteStream(g, "overwrite_stream_pk", true));
         TABLES.put("javagen.scanopt_snapshot", g -> scanOption(g, "scanopt_snapshot", Map.of("scan.snapshot-id", "2")));
         TABLES.put("javagen.scanopt_tag", g -> scanOption(g, "scanopt_tag", Map.of("scan.tag-name", "t1")));
         TABLES.put("javagen.scanopt_incremental", g -> scanOption(g, "scanopt_incremental", Map.of("incremental-between", "1,3")));
@@ -575,6 +577,45 @@ public final class JavaGen {
         }
         lines.sort(Canon::codePointCompare);
         Path out = g.expected.resolve(tn).resolve("stream_first.jsonl");
+        Files.createDirectories(out.getParent());
+        Files.write(out, (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * An OVERWRITE commit read by a stream, as each kind of table's option has Java read it
+     * (streaming-read-append-overwrite: the rows it wrote; streaming-read-overwrite on a primary
+     * key: -D of the rows it replaced, +I of the new). Java's stream from snapshot 3 (the
+     * overwrite) goes to expected/&lt;table&gt;/stream_overwrite.jsonl with _row_kind.
+     */
+    private static void overwriteStream(JavaGen g, String name, boolean pk) throws Exception {
+        Schema.Builder sb = Schema.newBuilder()
+                .column("p", DataTypes.STRING().notNull()).column("id", DataTypes.INT().notNull())
+                .column("s", DataTypes.STRING()).partitionKeys("p")
+                .option(pk ? "streaming-read-overwrite" : "streaming-read-append-overwrite", "true");
+        if (pk) sb.primaryKey("p", "id").option("bucket", "1");
+        Table t = g.create(name, sb.build());
+        write(t, dtRows("a", 1, 3, "old"), null);                  // 1
+        write(t, dtRows("b", 1, 2, "old"), null);                  // 2
+        write(t, dtRows("a", 2, 5, "new"), Map.of("p", "a"));      // 3: overwrites partition a
+        String tn = "javagen." + name;
+        g.full(t, tn);
+        Table from = ((org.apache.paimon.table.FileStoreTable) t).copyWithoutTimeTravel(
+                Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", "3"));
+        ReadBuilder rb = from.newReadBuilder();
+        org.apache.paimon.table.source.StreamTableScan scan = rb.newStreamScan();
+        List<org.apache.paimon.types.DataField> withKind = new ArrayList<>();
+        withKind.add(new org.apache.paimon.types.DataField(-1, "_row_kind", DataTypes.STRING()));
+        withKind.addAll(t.rowType().getFields());
+        RowType kt = new RowType(withKind);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 4 && (scan.checkpoint() == null || scan.checkpoint() <= 3); i++) {
+            try (RecordReader<InternalRow> reader = rb.newRead().createReader(scan.plan())) {
+                reader.forEachRemaining(r -> lines.add(Canon.row(new org.apache.paimon.data.JoinedRow(
+                        GenericRow.of(BinaryString.fromString(r.getRowKind().shortString())), r), kt)));
+            }
+        }
+        lines.sort(Canon::codePointCompare);
+        Path out = g.expected.resolve(tn).resolve("stream_overwrite.jsonl");
         Files.createDirectories(out.getParent());
         Files.write(out, (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
     }
