@@ -213,9 +213,26 @@ func (s *TableSchema) ChangelogLifecycleDecoupled() (bool, error) {
 // string whose cut falls on U+D7FF or inside a surrogate pair gets a lone
 // surrogate as its last character, which UTF-8 encodes as '?': a max
 // smaller than the values it bounds.
+// A level's own mode (metadata.stats-mode.per.level, "0:truncate(8),1:full")
+// replaces the table's for that level's files; the answer covers every
+// level, so a truncating level makes the column's maxima unknown in all.
 func (s *TableSchema) StatsMayRoundUpMax(name string) bool {
-	mode := s.Option("fields."+name+".stats-mode", s.Option("metadata.stats-mode", "truncate(16)"))
-	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(mode)), "truncate")
+	truncates := func(mode string) bool {
+		return strings.HasPrefix(strings.ToLower(strings.TrimSpace(mode)), "truncate")
+	}
+	if mode, ok := s.Options["fields."+name+".stats-mode"]; ok {
+		return truncates(mode)
+	}
+	if truncates(s.Option("metadata.stats-mode", "truncate(16)")) {
+		return true
+	}
+	// Java's map syntax: "k:v,k:v".
+	for _, kv := range strings.Split(s.Option("metadata.stats-mode.per.level", ""), ",") {
+		if _, mode, ok := strings.Cut(kv, ":"); ok && truncates(mode) {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseDuration parses Java Paimon's duration syntax (TimeUtils.parseDuration):

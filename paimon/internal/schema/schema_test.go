@@ -405,3 +405,25 @@ func TestManagerConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// A string maximum may be rounded up (so a trailing '?' may be Java's lone
+// surrogate) whenever the mode of any level the column's files come from
+// truncates: a column's own mode wins, then the table's, then the levels'.
+func TestStatsMayRoundUpMax(t *testing.T) {
+	for _, c := range []struct {
+		opts map[string]string
+		want bool
+	}{
+		{map[string]string{}, true}, // Java's default truncate(16)
+		{map[string]string{"metadata.stats-mode": "full"}, false},
+		{map[string]string{"metadata.stats-mode": "full", "metadata.stats-mode.per.level": "0:truncate(8)"}, true},
+		{map[string]string{"metadata.stats-mode": "full", "metadata.stats-mode.per.level": "0:none,1:counts"}, false},
+		{map[string]string{"metadata.stats-mode": "full", "metadata.stats-mode.per.level": "0:truncate(8)", "fields.s.stats-mode": "full"}, false},
+		{map[string]string{"metadata.stats-mode": "full", "fields.s.stats-mode": "Truncate(4)"}, true},
+	} {
+		s := &TableSchema{Options: c.opts}
+		if got := s.StatsMayRoundUpMax("s"); got != c.want {
+			t.Errorf("options %v: StatsMayRoundUpMax = %v, want %v", c.opts, got, c.want)
+		}
+	}
+}
