@@ -22,6 +22,10 @@ func TestUnreadableFilesRefusedAtOpen(t *testing.T) {
 		`{"file.format": "avro", "file.format.per.level": "5:parquet", "file.compression": "LZO"}`:      "file.compression=LZO",
 		`{"file.format": "parquet", "file.compression.per.level": "0:lz4,5:lzo"}`:                       "file.compression.per.level=lzo",
 		`{"file.format": "parquet", "file.compression": "lz4", "file.compression.per.level": "0:zstd"}`: "",
+		// Changelog files: their own codec and format when set, else the data files'.
+		`{"file.format": "avro", "changelog-file.format": "parquet", "changelog-file.compression": "lzo"}`: "changelog-file.compression=lzo",
+		`{"file.format": "parquet", "changelog-file.format": "avro", "file.compression": "lzo"}`:           "file.compression=lzo",
+		`{"file.format": "orc", "changelog-file.format": "parquet", "changelog-file.compression": "zstd"}`: "",
 		`{"manifest.format": "orc"}`:     "manifest.format=orc",
 		`{"manifest.format": "parquet"}`: "",
 		// External data paths: beside a local table they are read; in an object store they

@@ -167,7 +167,14 @@ func checkCodecs(s *schema.TableSchema) error {
 			}
 		}
 	}
-	return nil
+	// Changelog files have a format and codec of their own when set (Java
+	// falls back to the data files' otherwise).
+	clFormat := s.Option("changelog-file.format", s.FileFormat())
+	clCodec, opt := s.Option("changelog-file.compression", ""), "changelog-file.compression"
+	if clCodec == "" {
+		clCodec, opt = s.Option("file.compression", "zstd"), "file.compression"
+	}
+	return format.CheckCompression(clFormat, opt, clCodec)
 }
 
 // checkExternalPaths refuses data-file.external-paths in another store

@@ -170,6 +170,9 @@ JAVA_GROUP=overwrite JAVA_TABLES=javagen.overwrite_stream,javagen.overwrite_stre
 # scan.mode, incremental-between), which Java's batch reads apply.
 JAVA_GROUP=scanopt JAVA_TABLES=javagen.scanopt_snapshot,javagen.scanopt_tag,javagen.scanopt_incremental,javagen.scanopt_latest,javagen.scanopt_ts "$0"
 
+# Primary-key tables whose changelog files have their own format, codec and name prefix.
+PK_GROUP=clformat PK_TABLES=javapk.pk_cl_avro,javapk.pk_cl_orc_lookup "$0"
+
 # Primary-key tables written by Java Paimon with its batch and streaming reads (tests/interop/pk_test.go).
 if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaPkGen.java" ]]; then
   (cd "$here/java" && mvn -q -o -B compile exec:java -Dexec.mainClass=org.connectpaimon.gen.JavaPkGen \

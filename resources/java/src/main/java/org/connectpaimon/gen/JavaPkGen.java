@@ -32,6 +32,11 @@ public final class JavaPkGen {
         TABLES.put("pk_input", g -> PkTables.dedup(g, "pk_input", Map.of("changelog-producer", "input")));
         TABLES.put("pk_lookup", g -> PkTables.dedup(g, "pk_lookup", Map.of("changelog-producer", "lookup")));
         TABLES.put("pk_fullcomp", g -> PkTables.dedup(g, "pk_fullcomp", Map.of("changelog-producer", "full-compaction")));
+        // Changelog files in a format, codec and name prefix of their own (Parquet data files).
+        TABLES.put("pk_cl_avro", g -> PkTables.dedup(g, "pk_cl_avro", Map.of("changelog-producer", "input",
+                "changelog-file.format", "avro", "changelog-file.compression", "snappy")));
+        TABLES.put("pk_cl_orc_lookup", g -> PkTables.dedup(g, "pk_cl_orc_lookup", Map.of("changelog-producer", "lookup",
+                "changelog-file.format", "orc", "changelog-file.prefix", "cl-", "data-file.prefix", "dt-")));
         TABLES.put("pk_dynamic", PkTables::dynamic);
         TABLES.put("pk_part", PkTables::part);
         TABLES.put("pk_evolve", PkTables::evolve);
