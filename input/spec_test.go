@@ -306,7 +306,7 @@ func TestParseConfigDefaults(t *testing.T) {
 	want := config{
 		Warehouse: "/wh", Database: "db", Table: "t", Branch: "main",
 		Read: paimon.StreamConfig{
-			StartMode: paimon.StartLatestFull, PollInterval: 5 * time.Second, ShardIndex: 0, ShardCount: 1,
+			StartMode: paimon.StartDefault, PollInterval: 5 * time.Second, ShardIndex: 0, ShardCount: 1,
 			IncludeRowKind: true, OnExpired: paimon.ExpiredFail, StreamingReadOverwrite: &no,
 		},
 		BatchSize: 1024, RowsPerMessage: 1, CommitPeriod: 5 * time.Second, HeartbeatInterval: time.Minute,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -16,11 +17,12 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/snapshot"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/stream"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // StartMode is where a streaming read starts (Java's scan.mode). String
-// and MarshalText print Java's spelling, UnmarshalText reads it ("full"
-// and "default" are aliases of latest-full, as in Java).
+// and MarshalText print Java's spelling, UnmarshalText reads it ("full" is
+// an alias of latest-full, as in Java).
 type StartMode = stream.StartMode
 
 // Start modes.
@@ -49,6 +51,13 @@ const (
 	// tag's snapshot. To follow the table after a tag, start
 	// StartFromSnapshotFull at the tag's snapshot (Table.TagSnapshotID).
 	StartFromTag = stream.StartFromTag
+	// StartDefault is Java's scan.mode=default: the read position the
+	// table stores in its options (scan.snapshot-id, scan.timestamp-millis,
+	// scan.mode) decides where the stream starts, as it does for Java's
+	// streams; latest-full when the table stores none. Positions Java's
+	// streams refuse (a tag, a watermark) or this reader does not take are
+	// refused when the stream is opened.
+	StartDefault = stream.StartDefault
 )
 
 // ExpiredPolicy says what a streaming scan does when the next snapshot it
@@ -489,6 +498,74 @@ func (h *hinted) Error() string { return h.err.Error() + h.hint }
 
 func (h *hinted) Unwrap() error { return h.err }
 
+// defaultStart resolves StartDefault as Java resolves scan.mode=default
+// for a stream (CoreOptions.startupMode, then the streaming starting
+// scanners): by the read position the table stores in its options,
+// latest-full when it stores none.
+func (t *Table) defaultStart(cfg StreamConfig) (StreamConfig, error) {
+	opts := t.schema.Options
+	has := func(k string) bool { _, ok := opts[k]; return ok }
+	stored := func(k, why string) error {
+		return fmt.Errorf("scan mode default: option %s=%s stored in the table %s: %w", k, opts[k], why, types.ErrUnsupported)
+	}
+	mode := strings.ToLower(strings.TrimSpace(t.schema.Option("scan.mode", "default")))
+	if mode == "default" {
+		switch {
+		case has("scan.timestamp-millis") || has("scan.timestamp"):
+			mode = "from-timestamp"
+		case has("scan.snapshot-id") || has("scan.tag-name") || has("scan.watermark") || has("scan.version"):
+			mode = "from-snapshot"
+		case has("scan.file-creation-time-millis"):
+			return cfg, stored("scan.file-creation-time-millis", "(a start by file creation time)")
+		case has("scan.creation-time-millis"):
+			return cfg, stored("scan.creation-time-millis", "(a start by creation time)")
+		case has("incremental-between"):
+			return cfg, stored("incremental-between", "(Java refuses incremental reads in a stream)")
+		case has("incremental-between-timestamp"):
+			return cfg, stored("incremental-between-timestamp", "(Java refuses incremental reads in a stream)")
+		default:
+			mode = "latest-full"
+		}
+	}
+	switch mode {
+	case "latest-full", "full":
+		cfg.StartMode = StartLatestFull
+	case "latest":
+		cfg.StartMode = StartLatest
+	case "compacted-full":
+		cfg.StartMode = StartCompactedFull
+	case "from-snapshot", "from-snapshot-full":
+		if !has("scan.snapshot-id") {
+			for _, k := range []string{"scan.tag-name", "scan.watermark", "scan.version"} {
+				if has(k) {
+					return cfg, stored(k, "(Java's streams refuse to start from it)")
+				}
+			}
+			return cfg, fmt.Errorf("scan mode default: option scan.mode=%s stored in the table without scan.snapshot-id", mode)
+		}
+		id, err := strconv.ParseInt(strings.TrimSpace(opts["scan.snapshot-id"]), 10, 64)
+		if err != nil || id < 1 {
+			return cfg, fmt.Errorf("option scan.snapshot-id=%s stored in the table: not a snapshot id", opts["scan.snapshot-id"])
+		}
+		cfg.StartMode, cfg.StartSnapshot = StartFromSnapshot, id
+		if mode == "from-snapshot-full" {
+			cfg.StartMode = StartFromSnapshotFull
+		}
+	case "from-timestamp":
+		if !has("scan.timestamp-millis") {
+			return cfg, stored("scan.timestamp", "(a local date-time; set scan.timestamp-millis or the stream's start time)")
+		}
+		ms, err := strconv.ParseInt(strings.TrimSpace(opts["scan.timestamp-millis"]), 10, 64)
+		if err != nil {
+			return cfg, fmt.Errorf("option scan.timestamp-millis=%s stored in the table: not epoch milliseconds", opts["scan.timestamp-millis"])
+		}
+		cfg.StartMode, cfg.StartTime = StartFromTimestamp, time.UnixMilli(ms)
+	default:
+		return cfg, stored("scan.mode", "(a start this reader does not take)")
+	}
+	return cfg, nil
+}
+
 // openStream is the one way a streaming read is opened: cfg is validated
 // here, once, with the table's schema; filter and buckets are the
 // builder's code-valued options (nil from a StreamConfig).
@@ -496,9 +573,14 @@ func (t *Table) openStream(ctx context.Context, cfg StreamConfig, filter *predic
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
 	}
-	if pos := t.storedReadPosition(); pos != "" && t.warn != nil {
-		// Java's streaming reads start there when told nothing else; a
-		// stream here is always told (StartMode), so say which one wins.
+	if cfg.StartMode == StartDefault {
+		var err error
+		if cfg, err = t.defaultStart(cfg); err != nil {
+			return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
+		}
+	} else if pos := t.storedReadPosition(); pos != "" && t.warn != nil {
+		// Java's streaming reads start there when told nothing else; say
+		// that this one was told otherwise.
 		t.warn(fmt.Sprintf("table %s stores the read position %s in its options, where Java's reads start unless told otherwise; this stream starts as configured (%s), batch reads start there", t.name, pos, cfg.StartMode))
 	}
 	if t.fallback != nil && t.warn != nil {

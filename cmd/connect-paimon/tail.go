@@ -28,7 +28,9 @@ func tailCommand(sio stdio) *cli.Command {
 		Description: `The read flags are the paimon input's fields, generated from the same
 table, with the same values and defaults (scan_mode is --scan-mode,
 end.snapshot_id is --end-snapshot-id, ...):
-  --scan-mode latest-full (default)   the latest snapshot in full, then changes
+  --scan-mode default (default)       where the table's options say (scan.snapshot-id,
+                                      scan.timestamp-millis, scan.mode), else latest-full
+  --scan-mode latest-full             the latest snapshot in full, then changes
   --scan-mode latest                  only snapshots committed from now on
   --scan-mode from-snapshot --snapshot-id N       the changes of snapshot N and later
   --scan-mode from-snapshot-full --snapshot-id N  snapshot N in full, then changes

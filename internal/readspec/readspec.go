@@ -78,6 +78,7 @@ func Canon(s string) string {
 
 func modeOptions() [][2]string {
 	return [][2]string{
+		{paimon.StartDefault.String(), "Start where the table's own options say, as Java's streams do: `scan.snapshot-id` (from that snapshot), `scan.timestamp-millis` (from that time) or a stored `scan.mode`; `latest-full` when the table stores no read position. A stored tag or watermark, which Java's streams refuse, is refused."},
 		{paimon.StartLatestFull.String(), "Read the whole table at the latest snapshot, then follow new snapshots."},
 		{paimon.StartLatest.String(), "Follow snapshots committed after the latest one, without reading existing rows."},
 		{paimon.StartFromSnapshot.String(), "Follow snapshots starting at `snapshot_id` (its changes, not its full content)."},
@@ -104,9 +105,9 @@ func Fields() []Field {
 			Doc:      "The Paimon consumer whose progress is resumed from and committed to. Without it the input keeps no progress.",
 			Usage:    "resume from and commit to this consumer: <table>/consumer/consumer-<id>",
 			Examples: []any{"connect-orders"}},
-		{Path: "scan_mode", Kind: Enum, Default: paimon.StartLatestFull.String(), Options: modeOptions(), Aliases: []string{"full", "default"}, lib: "StartMode",
+		{Path: "scan_mode", Kind: Enum, Default: paimon.StartDefault.String(), Options: modeOptions(), Aliases: []string{"full"}, lib: "StartMode",
 			Doc:   "Where reading starts when the consumer has no stored progress. Stored progress always wins. Spelled with hyphens as Paimon's `scan.mode`; underscores (`latest_full`) are accepted too.",
-			Usage: "where reading starts without a consumer position: latest-full, latest, from-snapshot, from-snapshot-full, from-timestamp, compacted-full or from-tag"},
+			Usage: "where reading starts without a consumer position: default (the table's stored position, else latest-full), latest-full, latest, from-snapshot, from-snapshot-full, from-timestamp, compacted-full or from-tag"},
 		{Path: "snapshot_id", Kind: Int, lib: "StartSnapshot",
 			Doc:   "The first snapshot for `from-snapshot` and `from-snapshot-full`.",
 			Usage: "first snapshot of from-snapshot and from-snapshot-full"},

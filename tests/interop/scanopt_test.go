@@ -3,12 +3,15 @@ package interop
 import (
 	"context"
 	"errors"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -56,10 +59,60 @@ func TestStoredReadPositions(t *testing.T) {
 		t.Fatal(err)
 	}
 	mu.Lock()
-	defer mu.Unlock()
 	if !slices.ContainsFunc(warnings, func(w string) bool {
 		return strings.Contains(w, "scan.snapshot-id=2") && strings.Contains(w, "this stream starts as configured")
 	}) {
 		t.Fatalf("warnings %q, want one naming the stored position", warnings)
+	}
+	mu.Unlock()
+
+	// Scan mode default starts where Java's stream of the table starts, or is refused where
+	// Java's is (a tag, an incremental read).
+	for _, name := range []string{"scanopt_snapshot", "scanopt_tag", "scanopt_incremental", "scanopt_latest", "scanopt_ts"} {
+		t.Run(name+"/stream default", func(t *testing.T) {
+			dir := filepath.Join(fixturesDir(t), "expected", "javagen."+name)
+			tbl, err := cat.GetTable(ctx, "javagen."+name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := readStream(ctx, tbl, paimon.StreamConfig{StartMode: paimon.StartDefault, EndAtLatest: true})
+			if javaErr, rerr := os.ReadFile(filepath.Join(dir, "stream_default.error")); rerr == nil {
+				if !errors.Is(err, types.ErrUnsupported) {
+					t.Fatalf("Java refuses the stream (%s); ours: rows %v, err %v", strings.TrimSpace(string(javaErr)), got, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := testenv.ReadSortedLines(t, filepath.Join(dir, "stream_default.jsonl"))
+			if d := DiffLines(want, got); d != "" {
+				t.Fatalf("stream in scan mode default differs from Java's:\n%s", d)
+			}
+		})
+	}
+}
+
+// readStream reads a bounded stream into sorted canonical lines.
+func readStream(ctx context.Context, tbl *paimon.Table, cfg paimon.StreamConfig) ([]string, error) {
+	sc, rd, err := tbl.NewStreamingScan(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	var got []string
+	for {
+		p, err := sc.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			sortLines(got)
+			return got, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		l, err := ReadSplits(ctx, rd, p.Splits)
+		if err != nil {
+			return nil, err
+		}
+		got = append(got, l...)
 	}
 }

@@ -34,11 +34,15 @@ const (
 	// it was written under, and ends: Java reads scan.tag-name as a batch
 	// read of the tag and refuses to stream from it.
 	StartFromTag
+	// StartDefault is Java's scan.mode=default: the read position the
+	// table stores in its options decides, latest-full when it stores
+	// none. The table resolves it to one of the modes above.
+	StartDefault
 )
 
 // startModes spells every mode as Java does, in declaration order;
-// "full", "default" and "" are Java's aliases of latest-full.
-var startModes = enum[StartMode]{what: "scan mode", names: []string{"latest-full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp", "compacted-full", "from-tag"}, aliases: []string{"full", "default", ""}}
+// "full" (Java's alias) and "" are latest-full.
+var startModes = enum[StartMode]{what: "scan mode", names: []string{"latest-full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp", "compacted-full", "from-tag", "default"}, aliases: []string{"full", ""}}
 
 // String returns Java's spelling of the mode.
 func (m StartMode) String() string { return startModes.String(m) }
@@ -49,9 +53,9 @@ func (m StartMode) Valid() bool { return startModes.Valid(m) }
 // NeedsSnapshot reports whether the mode starts at a given snapshot.
 func (m StartMode) NeedsSnapshot() bool { return m == StartFromSnapshot || m == StartFromSnapshotFull }
 
-// UnmarshalText reads Java's spelling ("full", "default" and "" are
-// aliases of latest-full, as in Java), so a StartMode is read from
-// configuration text as it is printed.
+// UnmarshalText reads Java's spelling ("full" and "" are aliases of
+// latest-full), so a StartMode is read from configuration text as it is
+// printed.
 func (m *StartMode) UnmarshalText(b []byte) error { return startModes.Unmarshal(m, b) }
 
 // MarshalText prints String's spelling.

@@ -646,6 +646,26 @@ public final class JavaGen {
         g.full(tt, "javagen." + name);
         g.recordCases = true;
         g.facade = false;
+        // Java's stream of the table, told nothing else: where the stored position starts it,
+        // or the error with which Java refuses it (stream_default.error).
+        List<String> lines = new ArrayList<>();
+        String error = null;
+        try {
+            ReadBuilder rb = tt.newReadBuilder();
+            org.apache.paimon.table.source.StreamTableScan scan = rb.newStreamScan();
+            for (int i = 0; i < 8 && (scan.checkpoint() == null || scan.checkpoint() <= 3); i++) {
+                try (RecordReader<InternalRow> reader = rb.newRead().createReader(scan.plan())) {
+                    reader.forEachRemaining(r -> lines.add(Canon.row(r, tt.rowType())));
+                }
+            }
+        } catch (Exception e) {
+            error = String.valueOf(e.getMessage());
+        }
+        lines.sort(Canon::codePointCompare);
+        Path dir = g.expected.resolve("javagen." + name);
+        Files.createDirectories(dir);
+        if (error != null) Files.write(dir.resolve("stream_default.error"), (error + "\n").getBytes(StandardCharsets.UTF_8));
+        else Files.write(dir.resolve("stream_default.jsonl"), lines.isEmpty() ? new byte[0] : (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
     /** A branch created from a tag, then diverging writes on main and the branch. */
