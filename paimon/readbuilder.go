@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -285,17 +284,17 @@ func (rb *ReadBuilder) resolve(ctx context.Context) (*snapshot.Snapshot, *schema
 			return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
 		}
 		switch {
-		case stored.tag != "":
-			return (&ReadBuilder{t: t, tag: stored.tag}).resolve(ctx)
-		case stored.snapshotID > 0:
-			return (&ReadBuilder{t: t, snapshotID: stored.snapshotID}).resolve(ctx)
-		case stored.millis != nil:
-			at, ok, err := t.snapshots.EarlierOrEqualTime(ctx, *stored.millis)
+		case stored.Tag != "":
+			return (&ReadBuilder{t: t, tag: stored.Tag}).resolve(ctx)
+		case stored.SnapshotID > 0:
+			return (&ReadBuilder{t: t, snapshotID: stored.SnapshotID}).resolve(ctx)
+		case stored.Millis != nil:
+			at, ok, err := t.snapshots.EarlierOrEqualTime(ctx, *stored.Millis)
 			if err != nil {
 				return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
 			}
 			if !ok {
-				return nil, nil, notExist(fmt.Sprintf("table %s: option scan.timestamp-millis=%d: no snapshot was committed at or before it", t.name, *stored.millis))
+				return nil, nil, notExist(fmt.Sprintf("table %s: option scan.timestamp-millis=%d: no snapshot was committed at or before it", t.name, *stored.Millis))
 			}
 			return (&ReadBuilder{t: t, snapshotID: at.ID}).resolve(ctx)
 		}
@@ -317,77 +316,28 @@ func (rb *ReadBuilder) resolve(ctx context.Context) (*snapshot.Snapshot, *schema
 	return snap, s, nil
 }
 
-// storedPosition is a read position a table stores in its options.
-type storedPosition struct {
-	snapshotID int64
-	tag        string
-	millis     *int64
-}
-
 // storedStart is where a batch read that names no snapshot or tag starts
 // when the table stores a read position in its own options: Java's batch
 // scans apply them (TimeTravelUtil, the scan.mode starting scanners), so a
 // read of the latest snapshot instead would return other rows than Java's
 // without a word. The positions this reader does not take are refused by
 // name.
-func storedStart(s *schema.TableSchema) (storedPosition, error) {
-	var pos storedPosition
+func storedStart(s *schema.TableSchema) (schema.ReadPosition, error) {
+	pos, err := s.ReadPosition()
+	if err != nil {
+		return pos, err
+	}
 	refuse := func(key string) error {
 		return fmt.Errorf("option %s=%s (a read position stored in the table, which Java's batch reads start from): %w", key, s.Options[key], types.ErrUnsupported)
 	}
-	for _, key := range []string{"scan.watermark", "scan.timestamp", "scan.version", "scan.file-creation-time-millis", "scan.creation-time-millis",
-		"incremental-between", "incremental-between-timestamp", "incremental-to-auto-tag"} {
-		if _, ok := s.Options[key]; ok {
-			return pos, refuse(key)
-		}
+	if pos.Other != "" {
+		return pos, refuse(pos.Other)
 	}
-	switch mode := strings.ToLower(strings.TrimSpace(s.Option("scan.mode", "default"))); mode {
-	case "default", "latest-full", "full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp":
-	default:
-		return pos, refuse("scan.mode")
+	switch pos.Mode {
+	case "latest-full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp":
+		return pos, nil
 	}
-	var set []string
-	if v, ok := s.Options["scan.snapshot-id"]; ok {
-		set = append(set, "scan.snapshot-id")
-		id, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if err != nil || id < 1 {
-			return pos, fmt.Errorf("option scan.snapshot-id=%s: not a snapshot id", v)
-		}
-		pos.snapshotID = id
-	}
-	if v, ok := s.Options["scan.tag-name"]; ok {
-		set = append(set, "scan.tag-name")
-		pos.tag = v
-	}
-	if v, ok := s.Options["scan.timestamp-millis"]; ok {
-		set = append(set, "scan.timestamp-millis")
-		ms, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if err != nil {
-			return pos, fmt.Errorf("option scan.timestamp-millis=%s: not epoch milliseconds", v)
-		}
-		pos.millis = &ms
-	}
-	if len(set) > 1 {
-		// Java: "Only one of the following parameters may be set".
-		return pos, fmt.Errorf("options %s: only one read position may be set", strings.Join(set, ", "))
-	}
-	return pos, nil
-}
-
-// storedReadPosition names the read position the table stores in its
-// options (scan.snapshot-id, scan.tag-name, scan.timestamp-millis and the
-// like) as "key=value", "" when it stores none.
-func (t *Table) storedReadPosition() string {
-	for _, key := range []string{"scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis", "scan.timestamp", "scan.watermark", "scan.version",
-		"scan.file-creation-time-millis", "scan.creation-time-millis", "incremental-between", "incremental-between-timestamp", "incremental-to-auto-tag"} {
-		if v, ok := t.schema.Options[key]; ok {
-			return key + "=" + v
-		}
-	}
-	if v := t.schema.Option("scan.mode", "default"); v != "default" {
-		return "scan.mode=" + v
-	}
-	return ""
+	return pos, refuse("scan.mode")
 }
 
 // noSnapshot is the error of a read of snapshot id, which does not exist:

@@ -1,12 +1,12 @@
 package paimon
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -503,65 +503,43 @@ func (h *hinted) Unwrap() error { return h.err }
 // scanners): by the read position the table stores in its options,
 // latest-full when it stores none.
 func (t *Table) defaultStart(cfg StreamConfig) (StreamConfig, error) {
-	opts := t.schema.Options
-	has := func(k string) bool { _, ok := opts[k]; return ok }
-	stored := func(k, why string) error {
-		return fmt.Errorf("scan mode default: option %s=%s stored in the table %s: %w", k, opts[k], why, types.ErrUnsupported)
+	pos, err := t.schema.ReadPosition()
+	if err != nil {
+		return cfg, err
 	}
-	mode := strings.ToLower(strings.TrimSpace(t.schema.Option("scan.mode", "default")))
-	if mode == "default" {
-		switch {
-		case has("scan.timestamp-millis") || has("scan.timestamp"):
-			mode = "from-timestamp"
-		case has("scan.snapshot-id") || has("scan.tag-name") || has("scan.watermark") || has("scan.version"):
-			mode = "from-snapshot"
-		case has("scan.file-creation-time-millis"):
-			return cfg, stored("scan.file-creation-time-millis", "(a start by file creation time)")
-		case has("scan.creation-time-millis"):
-			return cfg, stored("scan.creation-time-millis", "(a start by creation time)")
-		case has("incremental-between"):
-			return cfg, stored("incremental-between", "(Java refuses incremental reads in a stream)")
-		case has("incremental-between-timestamp"):
-			return cfg, stored("incremental-between-timestamp", "(Java refuses incremental reads in a stream)")
-		default:
-			mode = "latest-full"
-		}
+	refuse := func(key, why string) error {
+		return fmt.Errorf("scan mode default: option %s=%s stored in the table %s: %w", key, t.schema.Options[key], why, types.ErrUnsupported)
 	}
-	switch mode {
-	case "latest-full", "full":
+	switch pos.Mode {
+	case "latest-full":
 		cfg.StartMode = StartLatestFull
 	case "latest":
 		cfg.StartMode = StartLatest
 	case "compacted-full":
 		cfg.StartMode = StartCompactedFull
 	case "from-snapshot", "from-snapshot-full":
-		if !has("scan.snapshot-id") {
-			for _, k := range []string{"scan.tag-name", "scan.watermark", "scan.version"} {
-				if has(k) {
-					return cfg, stored(k, "(Java's streams refuse to start from it)")
-				}
+		switch {
+		case pos.SnapshotID > 0:
+			cfg.StartMode, cfg.StartSnapshot = StartFromSnapshot, pos.SnapshotID
+			if pos.Mode == "from-snapshot-full" {
+				cfg.StartMode = StartFromSnapshotFull
 			}
-			return cfg, fmt.Errorf("scan mode default: option scan.mode=%s stored in the table without scan.snapshot-id", mode)
-		}
-		id, err := strconv.ParseInt(strings.TrimSpace(opts["scan.snapshot-id"]), 10, 64)
-		if err != nil || id < 1 {
-			return cfg, fmt.Errorf("option scan.snapshot-id=%s stored in the table: not a snapshot id", opts["scan.snapshot-id"])
-		}
-		cfg.StartMode, cfg.StartSnapshot = StartFromSnapshot, id
-		if mode == "from-snapshot-full" {
-			cfg.StartMode = StartFromSnapshotFull
+		case pos.Tag != "":
+			return cfg, refuse("scan.tag-name", "(Java's streams refuse to start from a tag)")
+		case pos.Other != "":
+			return cfg, refuse(pos.Other, "(Java's streams refuse to start from it)")
+		default:
+			return cfg, fmt.Errorf("scan mode default: option scan.mode=%s stored in the table without scan.snapshot-id", pos.Mode)
 		}
 	case "from-timestamp":
-		if !has("scan.timestamp-millis") {
-			return cfg, stored("scan.timestamp", "(a local date-time; set scan.timestamp-millis or the stream's start time)")
+		if pos.Millis == nil {
+			return cfg, refuse("scan.timestamp", "(a local date-time; set scan.timestamp-millis or the stream's start time)")
 		}
-		ms, err := strconv.ParseInt(strings.TrimSpace(opts["scan.timestamp-millis"]), 10, 64)
-		if err != nil {
-			return cfg, fmt.Errorf("option scan.timestamp-millis=%s stored in the table: not epoch milliseconds", opts["scan.timestamp-millis"])
-		}
-		cfg.StartMode, cfg.StartTime = StartFromTimestamp, time.UnixMilli(ms)
+		cfg.StartMode, cfg.StartTime = StartFromTimestamp, time.UnixMilli(*pos.Millis)
+	case "incremental":
+		return cfg, refuse(cmp.Or(pos.Other, "scan.mode"), "(Java refuses incremental reads in a stream)")
 	default:
-		return cfg, stored("scan.mode", "(a start this reader does not take)")
+		return cfg, refuse(cmp.Or(pos.Other, "scan.mode"), "(a start this reader does not take)")
 	}
 	return cfg, nil
 }
@@ -578,10 +556,10 @@ func (t *Table) openStream(ctx context.Context, cfg StreamConfig, filter *predic
 		if cfg, err = t.defaultStart(cfg); err != nil {
 			return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
 		}
-	} else if pos := t.storedReadPosition(); pos != "" && t.warn != nil {
+	} else if pos, _ := t.schema.ReadPosition(); pos.Stored != "" && t.warn != nil {
 		// Java's streaming reads start there when told nothing else; say
 		// that this one was told otherwise.
-		t.warn(fmt.Sprintf("table %s stores the read position %s in its options, where Java's reads start unless told otherwise; this stream starts as configured (%s), batch reads start there", t.name, pos, cfg.StartMode))
+		t.warn(fmt.Sprintf("table %s stores the read position %s in its options, where Java's reads start unless told otherwise; this stream starts as configured (%s), batch reads start there", t.name, pos.Stored, cfg.StartMode))
 	}
 	if t.fallback != nil && t.warn != nil {
 		// Java's stream scans read the table alone too; say so, since a

@@ -3,7 +3,6 @@ package interop
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,27 +33,11 @@ func TestOverwriteStreams(t *testing.T) {
 				t.Fatal(err)
 			}
 			read := func(override *bool) []string {
-				sc, rd, err := tbl.NewStreamingScan(ctx, paimon.StreamConfig{StartMode: paimon.StartFromSnapshot, StartSnapshot: 3, EndSnapshot: 3,
+				got, err := readStream(ctx, tbl, paimon.StreamConfig{StartMode: paimon.StartFromSnapshot, StartSnapshot: 3, EndSnapshot: 3,
 					IncludeRowKind: true, StreamingReadOverwrite: override})
 				if err != nil {
 					t.Fatal(err)
 				}
-				var got []string
-				for {
-					p, err := sc.Next(ctx)
-					if errors.Is(err, io.EOF) {
-						break
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					l, err := ReadSplits(ctx, rd, p.Splits)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got = append(got, l...)
-				}
-				sortLines(got)
 				return got
 			}
 			if d := DiffLines(want, read(nil)); d != "" {

@@ -123,16 +123,21 @@ func ReadCaseAsStream(ctx context.Context, cat *paimon.Catalog, c Case) ([]strin
 	if c.Filter != nil {
 		cfg.Filter = *c.Filter
 	}
+	return readStream(ctx, tbl, cfg)
+}
+
+// readStream reads a bounded stream into sorted canonical lines.
+func readStream(ctx context.Context, tbl *paimon.Table, cfg paimon.StreamConfig) ([]string, error) {
 	sc, rd, err := tbl.NewStreamingScan(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	var lines []string
+	var got []string
 	for {
 		p, err := sc.Next(ctx)
 		if errors.Is(err, io.EOF) {
-			sortLines(lines)
-			return lines, nil
+			sortLines(got)
+			return got, nil
 		}
 		if err != nil {
 			return nil, err
@@ -141,7 +146,7 @@ func ReadCaseAsStream(ctx context.Context, cat *paimon.Catalog, c Case) ([]strin
 		if err != nil {
 			return nil, err
 		}
-		lines = append(lines, l...)
+		got = append(got, l...)
 	}
 }
 

@@ -3,7 +3,6 @@ package interop
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -90,29 +89,5 @@ func TestStoredReadPositions(t *testing.T) {
 				t.Fatalf("stream in scan mode default differs from Java's:\n%s", d)
 			}
 		})
-	}
-}
-
-// readStream reads a bounded stream into sorted canonical lines.
-func readStream(ctx context.Context, tbl *paimon.Table, cfg paimon.StreamConfig) ([]string, error) {
-	sc, rd, err := tbl.NewStreamingScan(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	var got []string
-	for {
-		p, err := sc.Next(ctx)
-		if errors.Is(err, io.EOF) {
-			sortLines(got)
-			return got, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		l, err := ReadSplits(ctx, rd, p.Splits)
-		if err != nil {
-			return nil, err
-		}
-		got = append(got, l...)
 	}
 }

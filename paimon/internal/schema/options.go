@@ -299,3 +299,97 @@ func (s *TableSchema) retention(minKey, maxKey, timeKey string, def retained) (r
 	}
 	return r, err
 }
+
+// ReadPosition is the read position a table stores in its options
+// (ALTER TABLE SET 'scan.snapshot-id' and the like), where Java's reads
+// start unless told otherwise.
+type ReadPosition struct {
+	// Mode is Java's startup mode for these options (CoreOptions.startupMode):
+	// a stored scan.mode, or for "default" the mode the other options imply
+	// ("latest-full" when none is stored).
+	Mode string
+	// SnapshotID (scan.snapshot-id), Tag (scan.tag-name) and Millis
+	// (scan.timestamp-millis): at most one is set.
+	SnapshotID int64
+	Tag        string
+	Millis     *int64
+	// Stored names the first position option found, "key=value"; "" when
+	// the table stores none.
+	Stored string
+	// Other is a position option beyond the three above (scan.watermark,
+	// scan.timestamp, scan.version, creation times, incremental reads), its
+	// key; "" when none is stored.
+	Other string
+}
+
+// readPositionKeys are the options Java starts a read from, the three
+// this reader resolves first.
+var readPositionKeys = []string{"scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis", "scan.timestamp", "scan.watermark", "scan.version",
+	"scan.file-creation-time-millis", "scan.creation-time-millis", "incremental-between", "incremental-between-timestamp", "incremental-to-auto-tag"}
+
+// ReadPosition parses the read position the table stores; malformed
+// values and more than one of scan.snapshot-id, scan.tag-name and
+// scan.timestamp-millis (Java: "Only one of the following parameters may
+// be set") are errors naming the option.
+func (s *TableSchema) ReadPosition() (ReadPosition, error) {
+	var p ReadPosition
+	has := func(k string) bool { _, ok := s.Options[k]; return ok }
+	for _, k := range readPositionKeys {
+		if has(k) {
+			if p.Stored == "" {
+				p.Stored = k + "=" + s.Options[k]
+			}
+			if p.Other == "" && k != "scan.snapshot-id" && k != "scan.tag-name" && k != "scan.timestamp-millis" {
+				p.Other = k
+			}
+		}
+	}
+	var set []string
+	if v, ok := s.Options["scan.snapshot-id"]; ok {
+		set = append(set, "scan.snapshot-id")
+		id, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || id < 1 {
+			return p, fmt.Errorf("option scan.snapshot-id=%s: not a snapshot id", v)
+		}
+		p.SnapshotID = id
+	}
+	if v, ok := s.Options["scan.tag-name"]; ok {
+		set = append(set, "scan.tag-name")
+		p.Tag = v
+	}
+	if v, ok := s.Options["scan.timestamp-millis"]; ok {
+		set = append(set, "scan.timestamp-millis")
+		ms, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil {
+			return p, fmt.Errorf("option scan.timestamp-millis=%s: not epoch milliseconds", v)
+		}
+		p.Millis = &ms
+	}
+	if len(set) > 1 {
+		return p, fmt.Errorf("options %s: only one read position may be set", strings.Join(set, ", "))
+	}
+	p.Mode = strings.ToLower(strings.TrimSpace(s.Option("scan.mode", "default")))
+	if mode, ok := s.Options["scan.mode"]; ok && p.Stored == "" && p.Mode != "default" {
+		p.Stored = "scan.mode=" + mode
+	}
+	switch p.Mode {
+	case "full":
+		p.Mode = "latest-full"
+	case "default":
+		switch {
+		case has("scan.timestamp-millis") || has("scan.timestamp"):
+			p.Mode = "from-timestamp"
+		case has("scan.snapshot-id") || has("scan.tag-name") || has("scan.watermark") || has("scan.version"):
+			p.Mode = "from-snapshot"
+		case has("scan.file-creation-time-millis"):
+			p.Mode = "from-file-creation-time"
+		case has("scan.creation-time-millis"):
+			p.Mode = "from-creation-timestamp"
+		case has("incremental-between") || has("incremental-between-timestamp"):
+			p.Mode = "incremental"
+		default:
+			p.Mode = "latest-full"
+		}
+	}
+	return p, nil
+}

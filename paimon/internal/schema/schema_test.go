@@ -427,3 +427,34 @@ func TestStatsMayRoundUpMax(t *testing.T) {
 		}
 	}
 }
+
+// A stored read position resolves to Java's startup mode; malformed or
+// conflicting positions are errors naming the options.
+func TestReadPosition(t *testing.T) {
+	for _, c := range []struct {
+		opts      map[string]string
+		mode, err string
+		stored    string
+		other     string
+	}{
+		{map[string]string{}, "latest-full", "", "", ""},
+		{map[string]string{"scan.mode": "full"}, "latest-full", "", "scan.mode=full", ""},
+		{map[string]string{"scan.snapshot-id": "4"}, "from-snapshot", "", "scan.snapshot-id=4", ""},
+		{map[string]string{"scan.timestamp-millis": "17"}, "from-timestamp", "", "scan.timestamp-millis=17", ""},
+		{map[string]string{"scan.watermark": "9"}, "from-snapshot", "", "scan.watermark=9", "scan.watermark"},
+		{map[string]string{"incremental-between": "1,3"}, "incremental", "", "incremental-between=1,3", "incremental-between"},
+		{map[string]string{"scan.snapshot-id": "x"}, "", "scan.snapshot-id=x", "", ""},
+		{map[string]string{"scan.snapshot-id": "2", "scan.tag-name": "t"}, "", "scan.snapshot-id, scan.tag-name", "", ""},
+	} {
+		p, err := (&TableSchema{Options: c.opts}).ReadPosition()
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%v: err %v, want one naming %q", c.opts, err, c.err)
+			}
+			continue
+		}
+		if err != nil || p.Mode != c.mode || p.Stored != c.stored || p.Other != c.other {
+			t.Errorf("%v: %+v %v, want mode %s stored %q other %q", c.opts, p, err, c.mode, c.stored, c.other)
+		}
+	}
+}
