@@ -67,7 +67,7 @@ func Python(t testing.TB) string {
 // failure fails the test with the script's output.
 func RunPython(t testing.TB, script string, args ...string) string {
 	t.Helper()
-	return runPython(t, filepath.Base(script), append([]string{script}, args...))
+	return runPython(t, filepath.Base(script), "file", script, args)
 }
 
 // RunPypaimon runs the Python source code (not a file) with pypaimon's
@@ -76,17 +76,40 @@ func RunPython(t testing.TB, script string, args ...string) string {
 // test is skipped loudly (failed in CI), as with Python.
 func RunPypaimon(t testing.TB, code string, args ...string) string {
 	t.Helper()
-	return runPython(t, "-c script", append([]string{"-c", code}, args...))
+	return runPython(t, "-c script", "code", code, args)
 }
 
-func runPython(t testing.TB, what string, argv []string) string {
+// pyBoot runs a script (file or code, argv[1]) as __main__ and, once it has
+// finished, leaves with os._exit. pyarrow and pypaimon keep native worker
+// threads that the interpreter's teardown sometimes destroys while they are
+// still joinable: the C++ runtime then aborts ("terminate called without an
+// active exception") after every row was written and committed, and the
+// test would fail on a write that succeeded. A script that raises still
+// exits through the interpreter, with its traceback and status.
+const pyBoot = `import os, sys, runpy
+kind, src = sys.argv[1], sys.argv[2]
+sys.argv = [src if kind == "file" else "-c"] + sys.argv[3:]
+try:
+    if kind == "file":
+        runpy.run_path(src, run_name="__main__")
+    else:
+        exec(compile(src, "<script>", "exec"), {"__name__": "__main__"})
+except SystemExit as e:
+    if e.code not in (None, 0):
+        raise
+sys.stdout.flush()
+sys.stderr.flush()
+os._exit(0)
+`
+
+func runPython(t testing.TB, what, kind, src string, args []string) string {
 	t.Helper()
 	py := Python(t)
-	cmd := exec.Command(py, argv...)
+	cmd := exec.Command(py, append([]string{"-c", pyBoot, kind, src}, args...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("python %s %v: %v\nstdout:\n%s\nstderr:\n%s", what, argv[1:], err, stdout.Bytes(), stderr.Bytes())
+		t.Fatalf("python %s %v: %v\nstdout:\n%s\nstderr:\n%s", what, args, err, stdout.Bytes(), stderr.Bytes())
 	}
 	return stdout.String()
 }
