@@ -30,9 +30,20 @@ func TestGroupOverhead(t *testing.T) {
 	// PAIMON_BENCH_GROUP_TABLE=wide4 (4,194,304 rows) runs longer, so that
 	// what a replica pays once (start, group join, plans) weighs less
 	// against what it pays per row.
+	// PAIMON_BENCH_GROUP_TABLE=many (10,000 one-row files in 1,000
+	// snapshots) weighs planning instead: every slot plans every snapshot;
+	// with PAIMON_BENCH_GROUP_FOLLOW=1 the replicas start at snapshot 1
+	// and follow the 999 after it one by one.
 	table, want := "wide", float64(wideRows)
-	if os.Getenv("PAIMON_BENCH_GROUP_TABLE") == "wide4" {
+	switch os.Getenv("PAIMON_BENCH_GROUP_TABLE") {
+	case "wide4":
 		table, want = "wide4", 4*wideRows
+	case "many":
+		table, want = "many", float64(manyCommits*manyPartitions)
+	}
+	start := ""
+	if os.Getenv("PAIMON_BENCH_GROUP_FOLLOW") == "1" {
+		start = "    scan_mode: from-snapshot-full\n    snapshot_id: 1\n"
 	}
 	dir := testenv.BenchTable(t, table)
 	wh := filepath.Join(dir, "warehouse")
@@ -72,9 +83,9 @@ input:
     table: bench.%s
     consumer_id: %s
     commit_period: 1s
-%soutput:
+%s%soutput:
   drop: {}
-`, prom, wh, table, id, extra)), 0o644); err != nil {
+`, prom, wh, table, id, start, extra)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		defer func() {
