@@ -106,6 +106,11 @@ type config struct {
 	// many splits at a time as it has cores, not one each (not
 	// configuration).
 	splitReaders chan struct{}
+	// meta, when set, is the metadata cache of the table's reads: the slot
+	// readers of one replica plan the same snapshots, each for its share
+	// of the files, and decode each manifest once between them (not
+	// configuration).
+	meta *paimon.MetadataCache
 
 	// Storage configures object-store access (the storage field), ready
 	// for paimon.WithStorageOptions. The config's 0 retries and 0s timeout

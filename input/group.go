@@ -15,6 +15,7 @@ import (
 
 	"github.com/connect-paimon/connect-paimon/internal/group"
 	"github.com/connect-paimon/connect-paimon/internal/kafkaconn"
+	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
 // The group field: replicas sharing a table through Kafka's consumer-group
@@ -143,6 +144,8 @@ type groupInput struct {
 	window *window
 	// splitReaders bounds the splits the slot readers read at a time.
 	splitReaders chan struct{}
+	// meta holds the manifests the slots decoded, for the others.
+	meta *paimon.MetadataCache
 
 	mu     sync.Mutex
 	member member
@@ -251,6 +254,7 @@ func newGroupInput(cfg config, open opener, mgr *service.Resources) *groupInput 
 	return &groupInput{cfg: cfg, open: open, mgr: mgr, log: mgr.Logger(), out: make(chan slotBatch), alloc: newAllocator(),
 		window:       newWindow(cfg.CheckpointLimit, cfg.CheckpointLimitBytes),
 		splitReaders: make(chan struct{}, splitReadersPerReplica()),
+		meta:         paimon.NewMetadataCache(groupMetadataCacheBytes),
 		stopCtx:      ctx, stop: stop, slots: map[int32]*slotReader{},
 		m: newGroupMetrics(mgr.Metrics(), cfg.FullName()), lags: map[int32]lagValues{}}
 }
@@ -321,7 +325,7 @@ func (g *groupInput) Assigned(_ context.Context, slots []int32) {
 		cfg.Read.ConsumerID = group.SlotConsumerID(g.cfg.Read.ConsumerID, s)
 		slot := s
 		cfg.fence = func(ctx context.Context, next int64) error { return g.member.Fence(ctx, slot, next) }
-		cfg.alloc, cfg.window, cfg.splitReaders = g.alloc, g.window, g.splitReaders
+		cfg.alloc, cfg.window, cfg.splitReaders, cfg.meta = g.alloc, g.window, g.splitReaders, g.meta
 		in := newInput(cfg, g.open, g.mgr)
 		in.lagReport = func(v lagValues) { g.slotLag(slot, v) }
 		// One slot's position is not the replica's: these gauges would be
@@ -540,4 +544,10 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // splitReadersPerReplica is how many splits a replica's slot readers read
 // at a time: each split has a decoder and encoders of its own, so more than
 // the cores only adds working sets.
+// groupMetadataCacheBytes bounds the manifests a replica keeps decoded for
+// its slots: about 150,000 data files' entries, the plans of a large table
+// or many snapshots of a busy one. Past it, slots that plan together still
+// share what they decode at the same time.
+const groupMetadataCacheBytes = 64 << 20
+
 func splitReadersPerReplica() int { return max(1, runtime.GOMAXPROCS(0)) }

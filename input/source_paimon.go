@@ -33,6 +33,9 @@ func openTable(ctx context.Context, cfg config) (source, error) {
 	if cfg.warn != nil {
 		opts = append(opts, paimon.WithWarnings(cfg.warn))
 	}
+	if cfg.meta != nil {
+		opts = append(opts, paimon.WithMetadataCache(cfg.meta))
+	}
 	cat, err := paimon.OpenCatalog(ctx, cfg.Warehouse, opts...)
 	if err != nil {
 		return nil, err

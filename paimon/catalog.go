@@ -16,6 +16,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/arrowpool"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/fileio/objstore"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/manifest"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -39,6 +40,7 @@ type Catalog struct {
 	warn      func(string)     // WithWarnings; nil: silent
 	alloc     memory.Allocator // WithAllocator; nil: the Go allocator
 	scratch   *arrowpool.Pool  // Table.scratch of every table it opens
+	meta      *MetadataCache   // WithMetadataCache; nil: none
 }
 
 // CatalogOption configures OpenCatalog.
@@ -50,6 +52,7 @@ type catalogConfig struct {
 	warn    func(string)
 	rest    map[string]string // WithREST's options; nil: a filesystem catalog
 	alloc   memory.Allocator
+	meta    *MetadataCache
 }
 
 // WithWarnings reports problems the catalog's tables recover from but an
@@ -73,6 +76,36 @@ func WithStorageOptions(o objstore.Options) CatalogOption {
 // which arrowpool.NewChecked verifies in tests.
 func WithAllocator(mem memory.Allocator) CatalogOption {
 	return func(c *catalogConfig) { c.alloc = mem }
+}
+
+// MetadataCache keeps decoded manifests and manifest lists for every table
+// of the catalogs that share it (WithMetadataCache). Paimon never rewrites
+// these files under their names, so a plan of a snapshot another reader
+// already planned, or planned before, decodes none of them again; every
+// read is still checked against what its parent records. Readers of one
+// table that plan the same snapshots for different shares of its files
+// (the slots of a consumer-group replica) save most: without it each
+// decodes every manifest itself. Safe for concurrent use.
+type MetadataCache struct {
+	files *manifest.Cache
+}
+
+// NewMetadataCache returns a cache holding at most maxBytes of decoded
+// metadata (an estimate of the memory it keeps), least recently used
+// first out. maxBytes <= 0 caches nothing.
+func NewMetadataCache(maxBytes int64) *MetadataCache {
+	return &MetadataCache{files: manifest.NewCache(maxBytes)}
+}
+
+// Stats returns how many metadata file reads the cache answered and how
+// many decoded their file.
+func (m *MetadataCache) Stats() (hits, misses int64) { return m.files.Stats() }
+
+// WithMetadataCache makes the catalog's tables keep the manifests they
+// decode in m, shared with every other catalog given m. Without it nothing
+// is kept between plans.
+func WithMetadataCache(m *MetadataCache) CatalogOption {
+	return func(c *catalogConfig) { c.meta = m }
 }
 
 // WithFileIO makes the catalog use the given storage instead of choosing one
@@ -105,7 +138,7 @@ func OpenCatalog(ctx context.Context, warehouse string, opts ...CatalogOption) (
 		cfg.fio = fio
 		closer, _ = fio.(io.Closer)
 	}
-	c := &Catalog{warehouse: warehouse, fio: cfg.fio, closer: closer, warn: cfg.warn, alloc: cfg.alloc, scratch: newScratchPool()}
+	c := &Catalog{warehouse: warehouse, fio: cfg.fio, closer: closer, warn: cfg.warn, alloc: cfg.alloc, scratch: newScratchPool(), meta: cfg.meta}
 	// On object stores a warehouse is a key prefix: it "exists" when
 	// something lives under it, which a listing tells in one request.
 	ents, err := c.fio.List(ctx, warehouse)
@@ -262,7 +295,7 @@ func (c *Catalog) GetTable(ctx context.Context, name string, opts ...TableOption
 	if err != nil {
 		return nil, err
 	}
-	t.alloc, t.scratch = c.alloc, c.scratch
+	c.share(t)
 	if err := c.openFallback(ctx, t); err != nil {
 		return nil, err
 	}
@@ -302,9 +335,18 @@ func (c *Catalog) openFallback(ctx context.Context, t *Table) error {
 		}
 		return fmt.Errorf("table %s: fallback branch (scan.fallback-branch): %w", t.name, err)
 	}
-	f.alloc, f.scratch = c.alloc, c.scratch
+	c.share(f)
 	t.fallback = f
 	return nil
+}
+
+// share gives a table the catalog's allocator, scratch pool and metadata
+// cache.
+func (c *Catalog) share(t *Table) {
+	t.alloc, t.scratch = c.alloc, c.scratch
+	if c.meta != nil {
+		t.manifests = manifest.NewCachingDecoder(c.meta.files)
+	}
 }
 
 // validateName keeps names from addressing paths outside the warehouse.

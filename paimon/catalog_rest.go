@@ -74,6 +74,9 @@ func openREST(ctx context.Context, warehouse string, cfg catalogConfig) (*Catalo
 		warehouse: client.Warehouse(),
 		rest:      &restCatalog{client: client, storage: cfg.storage},
 		warn:      cfg.warn,
+		alloc:     cfg.alloc,
+		scratch:   newScratchPool(),
+		meta:      cfg.meta,
 	}, nil
 }
 

@@ -25,10 +25,22 @@ import (
 type Decoder struct {
 	mu      sync.Mutex
 	schemas map[string]*writerSchema
+	files   *Cache
 }
 
 // NewDecoder returns a Decoder with an empty schema cache.
 func NewDecoder() *Decoder { return &Decoder{} }
+
+// NewCachingDecoder returns a Decoder that also keeps decoded manifests
+// and manifest lists in files, which other Decoders may share.
+func NewCachingDecoder(files *Cache) *Decoder { return &Decoder{files: files} }
+
+func (d *Decoder) fileCache() *Cache {
+	if d == nil {
+		return nil
+	}
+	return d.files
+}
 
 // maxCachedSchemas bounds the cache; tables use a handful of schema texts
 // (one per record type and Paimon version), so the bound only matters for

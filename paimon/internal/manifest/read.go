@@ -71,8 +71,25 @@ func ReadManifestList(ctx context.Context, fio fileio.FileIO, path string) ([]Fi
 }
 
 // ReadManifestList is the package function of that name, with the schema
-// cache and the check against what the snapshot records.
+// cache, the decoded-file cache when the Decoder has one, and the check
+// against what the snapshot records.
 func (d *Decoder) ReadManifestList(ctx context.Context, fio fileio.FileIO, path string, want Want) ([]FileMeta, error) {
+	if c := d.fileCache(); c != nil {
+		it, err := c.get(ctx, cacheKey{path, want.Size}, func(it *cacheItem) error {
+			var err error
+			it.metas, err = d.decodeManifestList(ctx, fio, path, want)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		// The caller may reorder or change its slice; the cache's stays.
+		return append([]FileMeta(nil), it.metas...), nil
+	}
+	return d.decodeManifestList(ctx, fio, path, want)
+}
+
+func (d *Decoder) decodeManifestList(ctx context.Context, fio fileio.FileIO, path string, want Want) ([]FileMeta, error) {
 	var out []FileMeta
 	err := decodeFile(ctx, d, fio, path, want.Size, manifestListReq(), func(r *fileMetaRecord) error {
 		if err := checkVersion(r.Version, ManifestVersion); err != nil {
@@ -124,25 +141,35 @@ func ReadManifestFunc(ctx context.Context, fio fileio.FileIO, path string, fn fu
 }
 
 // ReadManifestFunc is the package function of that name, with the schema
-// cache and the check against what the manifest list records.
+// cache, the decoded-file cache when the Decoder has one, and the check
+// against what the manifest list records (made on every read, cached or
+// not: another list may record other counts for the same file).
 func (d *Decoder) ReadManifestFunc(ctx context.Context, fio fileio.FileIO, path string, want Want, fn func(*Entry) error) error {
 	var added, deleted int64
-	err := decodeFile(ctx, d, fio, path, want.Size, manifestReq(), func(r *entryRecord) error {
-		if err := checkVersion(r.Version, ManifestVersion); err != nil {
-			return err
-		}
-		kind, err := checkKind(r.Kind)
-		if err != nil {
-			return err
-		}
-		if kind == Add {
+	count := func(e *Entry) error {
+		if e.Kind == Add {
 			added++
 		} else {
 			deleted++
 		}
-		e := &Entry{Kind: kind, Partition: r.Partition, Bucket: r.Bucket, TotalBuckets: r.TotalBuckets, File: r.File}
 		return fn(e)
-	})
+	}
+	var err error
+	if c := d.fileCache(); c != nil {
+		var it *cacheItem
+		it, err = c.get(ctx, cacheKey{path, want.Size}, func(it *cacheItem) error {
+			return d.decodeManifest(ctx, fio, path, want.Size, func(e *Entry) error {
+				it.entries = append(it.entries, *e)
+				return nil
+			})
+		})
+		for i := 0; err == nil && i < len(it.entries); i++ {
+			e := it.entries[i] // fn owns its entry; the slices inside are shared and read-only
+			err = count(&e)
+		}
+	} else {
+		err = d.decodeManifest(ctx, fio, path, want.Size, count)
+	}
 	if err == nil && want.Counted && (added != want.Added || deleted != want.Deleted) {
 		err = fmt.Errorf("%d ADD and %d DELETE entries, the manifest list records %d and %d: %w",
 			added, deleted, want.Added, want.Deleted, types.ErrCorrupt)
@@ -151,6 +178,19 @@ func (d *Decoder) ReadManifestFunc(ctx context.Context, fio fileio.FileIO, path 
 		return fmt.Errorf("read manifest %s: %w", path, err)
 	}
 	return nil
+}
+
+func (d *Decoder) decodeManifest(ctx context.Context, fio fileio.FileIO, path string, size int64, fn func(*Entry) error) error {
+	return decodeFile(ctx, d, fio, path, size, manifestReq(), func(r *entryRecord) error {
+		if err := checkVersion(r.Version, ManifestVersion); err != nil {
+			return err
+		}
+		kind, err := checkKind(r.Kind)
+		if err != nil {
+			return err
+		}
+		return fn(&Entry{Kind: kind, Partition: r.Partition, Bucket: r.Bucket, TotalBuckets: r.TotalBuckets, File: r.File})
+	})
 }
 
 // ReadManifest reads every entry of a manifest, in file order.
