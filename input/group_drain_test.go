@@ -11,6 +11,7 @@ import (
 	"github.com/redpanda-data/benthos/v4/public/service"
 
 	"github.com/connect-paimon/connect-paimon/internal/group"
+	"github.com/connect-paimon/connect-paimon/paimon"
 )
 
 // fakeMember is a group membership whose fence accepts or refuses.
@@ -169,9 +170,22 @@ func TestGroupSlotsShareSplitReaders(t *testing.T) {
 		0: {plans: []*fakePlan{{SnapshotID: 3, Splits: []*fakeSplit{{Bucket: 0, Handle: fakeRows{ids: ids(1, 6), recordSize: 3, failAt: 4}}}}}},
 		1: {plans: []*fakePlan{{SnapshotID: 3, Splits: []*fakeSplit{{Bucket: 1, Handle: fakeRows{ids: ids(11, 16), recordSize: 3}}}}}},
 	}
-	g := newTestGroup(t, "batch_size: 3\n", func(c config) *fakeSource { return srcs[c.Read.ShardIndex] })
+	var metas sync.Map // slot → the metadata cache its table is opened with
+	g := newTestGroup(t, "batch_size: 3\n", func(c config) *fakeSource {
+		metas.Store(c.Read.ShardIndex, c.meta)
+		return srcs[c.Read.ShardIndex]
+	})
 	g.splitReaders = make(chan struct{}, 1)
 	g.Assigned(context.Background(), []int32{0, 1})
+	defer func() {
+		// The slots also share one metadata cache: each snapshot's
+		// manifests are decoded once per replica.
+		m0, ok0 := metas.Load(0)
+		m1, ok1 := metas.Load(1)
+		if !ok0 || !ok1 || m0.(*paimon.MetadataCache) == nil || m0 != m1 {
+			t.Errorf("slots opened their tables with metadata caches %v and %v, want one shared", m0, m1)
+		}
+	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	readsOf := func(s *fakeSource) int {
