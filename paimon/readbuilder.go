@@ -19,6 +19,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/snapshot"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/stream"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/typeutil"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
@@ -306,6 +307,21 @@ func (rb *ReadBuilder) resolve(ctx context.Context) (*snapshot.Snapshot, *schema
 		if !ok {
 			snap = nil
 		}
+		if snap != nil && stored.Mode == "compacted-full" {
+			// Java's batch compacted-full read: the latest (full)
+			// compaction's snapshot in full, read in the current schema.
+			earliest, _, err := t.snapshots.EarliestID(ctx)
+			if err != nil {
+				return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
+			}
+			id, err := stream.CompactedFullID(ctx, t.snapshots, t.schema, earliest, snap.ID)
+			if err != nil {
+				return nil, nil, fmt.Errorf("table %s: scan.mode=compacted-full: %w", t.name, err)
+			}
+			if snap, err = t.snapshots.Snapshot(ctx, id); err != nil {
+				return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
+			}
+		}
 	}
 	s := t.schema
 	if snap != nil && (rb.tag != "" || rb.snapshotID > 0) {
@@ -334,7 +350,7 @@ func storedStart(s *schema.TableSchema) (schema.ReadPosition, error) {
 		return pos, refuse(pos.Other)
 	}
 	switch pos.Mode {
-	case "latest-full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp":
+	case "latest-full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp", "compacted-full":
 		return pos, nil
 	}
 	return pos, refuse("scan.mode")

@@ -172,6 +172,8 @@ JAVA_GROUP=scanopt JAVA_TABLES=javagen.scanopt_snapshot,javagen.scanopt_tag,java
 
 # Primary-key tables whose changelog files have their own format, codec and name prefix.
 PK_GROUP=clformat PK_TABLES=javapk.pk_cl_avro,javapk.pk_cl_orc_lookup "$0"
+# Where a compacted-full stream starts under full-compaction.delta-commits.
+PK_GROUP=fcdelta PK_TABLES=javapk.pk_fc_delta "$0"
 
 # Primary-key tables written by Java Paimon with its batch and streaming reads (tests/interop/pk_test.go).
 if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaPkGen.java" ]]; then

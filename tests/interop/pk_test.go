@@ -45,8 +45,9 @@ type pkStream struct {
 	writer string
 }
 
-// pkCase is one expected row set: a batch read at Snapshot, or the rows (with _row_kind) of the
-// streaming plan in Mode that consumed Snapshot.
+// pkCase is one expected row set: a batch read at Snapshot (Mode "stored": a batch read told
+// nothing, which the read position stored in the table's options starts at Snapshot), or the
+// rows (with _row_kind) of the streaming plan in Mode that consumed Snapshot.
 type pkCase struct {
 	Table     string `json:"table"`
 	Kind      string `json:"kind"`
@@ -222,9 +223,13 @@ func runPKCasesWith(t *testing.T, dir string, cf *pkCaseFile, cat *paimon.Catalo
 			if c.Kind != "batch" {
 				continue
 			}
-			t.Run(fmt.Sprintf("%s/s%d", c.Table, c.Snapshot), func(t *testing.T) {
+			name := fmt.Sprintf("%s/s%d", c.Table, c.Snapshot)
+			if c.Mode != "" {
+				name += "/" + c.Mode
+			}
+			t.Run(name, func(t *testing.T) {
 				want := expect(t, c)
-				got, err := readPKBatch(ctx, cat, c.Table, c.Snapshot)
+				got, err := readPKBatch(ctx, cat, c.Table, c.Snapshot, c.Mode == "stored")
 				if err != nil {
 					verdict(t, fmt.Sprintf("read %s at snapshot %d: %v", c.Table, c.Snapshot, err))
 					return
@@ -340,15 +345,23 @@ func pkReaderChange(writer, table string, first bool, want, got []string) string
 	return ""
 }
 
-func readPKBatch(ctx context.Context, cat *paimon.Catalog, table string, snapshot int64) ([]string, error) {
+// readPKBatch reads table at snapshot, or, stored, where the read position stored in the table's
+// options starts a batch read (and checks that it is snapshot).
+func readPKBatch(ctx context.Context, cat *paimon.Catalog, table string, snapshot int64, stored bool) ([]string, error) {
 	tbl, err := cat.GetTable(ctx, table)
 	if err != nil {
 		return nil, err
 	}
-	rb := tbl.NewReadBuilder().WithSnapshot(snapshot)
+	rb := tbl.NewReadBuilder()
+	if !stored {
+		rb = rb.WithSnapshot(snapshot)
+	}
 	plan, err := rb.Plan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("plan: %w", err)
+	}
+	if plan.SnapshotID != snapshot {
+		return nil, fmt.Errorf("planned snapshot %d, Java's read planned %d", plan.SnapshotID, snapshot)
 	}
 	return ReadSplits(ctx, rb.NewRead(), plan.Splits)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/scan"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/snapshot"
+	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
 // Table is what a scan needs of the table it follows; the facade's Table
@@ -414,19 +415,9 @@ func (s *Scan) start(ctx context.Context) (*Plan, error) {
 	case StartFromSnapshotFull:
 		return s.fullPlan(ctx, max(s.cfg.StartSnapshot, earliest))
 	case StartCompactedFull:
-		id := latest
-		for i := latest; i >= earliest; i-- {
-			snap, err := sm.Snapshot(ctx, i)
-			if err != nil {
-				if fileio.IsNotExist(err) {
-					continue
-				}
-				return nil, s.wrap(err)
-			}
-			if snap.CommitKind == snapshot.CommitCompact {
-				id = i
-				break
-			}
+		id, err := CompactedFullID(ctx, sm, s.schema, earliest, latest)
+		if err != nil {
+			return nil, s.wrap(err)
 		}
 		return s.fullPlan(ctx, id)
 	default:
@@ -596,6 +587,54 @@ func (s *Scan) onMissing(ctx context.Context) (*Plan, error) {
 		what = "snapshot or long-lived changelog"
 	}
 	return nil, fmt.Errorf("table %s: %s needs snapshot %d, but the earliest %s is %d: %w", name, who, s.next, what, earliest, ErrExpired)
+}
+
+// CompactedFullID is the snapshot a compacted-full read (stream or batch)
+// starts at, as Java's CompactedStartingScanner and
+// FullCompactedStartingScanner pick it: the latest COMPACT commit between
+// earliest and latest (a full compaction's, see fullCompactionEvery), else
+// the latest snapshot. Snapshots that vanished meanwhile are skipped.
+func CompactedFullID(ctx context.Context, sm *snapshot.Manager, sch *schema.TableSchema, earliest, latest int64) (int64, error) {
+	every, err := fullCompactionEvery(sch)
+	if err != nil {
+		return 0, err
+	}
+	for i := latest; i >= earliest; i-- {
+		snap, err := sm.Snapshot(ctx, i)
+		if err != nil {
+			if fileio.IsNotExist(err) {
+				continue
+			}
+			return 0, err
+		}
+		if snap.CommitKind == snapshot.CommitCompact &&
+			(snap.CommitIdentifier%every == 0 || snap.CommitIdentifier == snapshot.BatchCommitIdentifier) {
+			return i, nil
+		}
+	}
+	return latest, nil
+}
+
+// fullCompactionEvery is how many commits apart a compacted-full start
+// looks for its compaction (Java's FullCompactedStartingScanner): with the
+// full-compaction changelog producer or full-compaction.delta-commits set,
+// only a COMPACT commit whose checkpoint (commit identifier) is a multiple
+// of full-compaction.delta-commits (default 1) is a full compaction; the
+// other COMPACT commits between them are not picked. 1 otherwise: every
+// COMPACT commit qualifies.
+func fullCompactionEvery(sch *schema.TableSchema) (int64, error) {
+	const key = "full-compaction.delta-commits"
+	if _, set := sch.Options[key]; !set {
+		return 1, nil
+	}
+	n, err := sch.IntOption(key, 1)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", err, types.ErrCorrupt)
+	}
+	if n <= 0 {
+		return 0, fmt.Errorf("option %s=%d: must be positive: %w", key, n, types.ErrCorrupt)
+	}
+	return int64(n), nil
 }
 
 // firstPlanLevels is the level filter of a streaming first plan (Java's

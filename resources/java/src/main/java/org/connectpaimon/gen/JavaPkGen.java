@@ -37,6 +37,8 @@ public final class JavaPkGen {
                 "changelog-file.format", "avro", "changelog-file.compression", "snappy")));
         TABLES.put("pk_cl_orc_lookup", g -> PkTables.dedup(g, "pk_cl_orc_lookup", Map.of("changelog-producer", "lookup",
                 "changelog-file.format", "orc", "changelog-file.prefix", "cl-", "data-file.prefix", "dt-")));
+        // Where a compacted-full stream starts under full-compaction.delta-commits.
+        TABLES.put("pk_fc_delta", g -> PkTables.fullCompDelta(g, "pk_fc_delta"));
         TABLES.put("pk_dynamic", PkTables::dynamic);
         TABLES.put("pk_part", PkTables::part);
         TABLES.put("pk_evolve", PkTables::evolve);

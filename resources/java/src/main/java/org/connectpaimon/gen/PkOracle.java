@@ -215,14 +215,45 @@ final class PkOracle {
 
     // ------------------------------------------------------------------------------------ dumping
 
-    /** Dumps Java's batch read of every snapshot and its streaming reads in every mode. */
-    void dumpAll(String name) throws Exception {
+    /**
+     * Dumps Java's batch read of every snapshot and its streaming reads in every mode of
+     * STREAM_MODES, then in the extra modes a table asks for.
+     */
+    void dumpAll(String name, String... extraModes) throws Exception {
         Table t = catalog.getTable(Identifier.create(db, name));
         long latest = ((FileStoreTable) t).snapshotManager().latestSnapshotId();
         // Snapshots before the earliest expired (tables with a short snapshot retention).
         long earliest = ((FileStoreTable) t).snapshotManager().earliestSnapshotId();
         for (long s = earliest; s <= latest; s++) dumpBatch(t, name, s);
         for (String mode : STREAM_MODES) dumpStream(t, name, mode, latest);
+        for (String mode : extraModes) dumpStream(t, name, mode, latest);
+    }
+
+    /**
+     * Stores options in javapk.name (ALTER TABLE SET), then dumps Java's batch read of the table
+     * told nothing else: where the read position they store starts it. A "batch" case with mode
+     * "stored" and the snapshot the plan read. Call after dumpAll, whose reads it would change.
+     */
+    void dumpStoredBatch(String name, Map<String, String> options) throws Exception {
+        Identifier id = Identifier.create(db, name);
+        List<SchemaChange> changes = new ArrayList<>();
+        options.forEach((k, v) -> changes.add(SchemaChange.setOption(k, v)));
+        catalog.alterTable(id, changes, false);
+        Table t = catalog.getTable(id);
+        ReadBuilder rb = t.newReadBuilder();
+        RowType rt = t.rowType();
+        TableScan.Plan plan = rb.newScan().plan();
+        if (plan.splits().isEmpty()) throw new IllegalStateException(name + ": stored read position planned nothing");
+        long snapshot = ((org.apache.paimon.table.source.DataSplit) plan.splits().get(0)).snapshotId();
+        List<String> lines = new ArrayList<>();
+        try (RecordReader<InternalRow> reader = rb.newRead().createReader(plan)) {
+            reader.forEachRemaining(r -> lines.add(Canon.row(r, rt)));
+        }
+        String file = "batch_stored";
+        write(name, file, lines);
+        cases.add("{\"table\":" + Canon.str(db + "." + name) + ",\"kind\":\"batch\",\"mode\":\"stored\",\"snapshot\":" + snapshot
+                + ",\"expected\":" + Canon.str(expectedRel(name, file))
+                + ",\"rows\":" + lines.size() + "}");
     }
 
     private void dumpBatch(Table table, String name, long snapshot) throws Exception {

@@ -57,6 +57,32 @@ final class PkTables {
         g.dumpAll(name);
     }
 
+    /**
+     * full-compaction.delta-commits = 2 with the full-compaction changelog producer: a compacted-full
+     * stream starts at the last COMPACT commit whose commit identifier is a multiple of 2 (Java's
+     * FullCompactedStartingScanner), here the full compaction of checkpoint 2, not the later
+     * COMPACT commit of checkpoint 5, which is not a full compaction. The stream then reads the
+     * changelog of checkpoint 5's compaction. Then the mode is stored in the table, and Java's
+     * batch read of it is dumped too.
+     */
+    static void fullCompDelta(PkOracle g, String name) throws Exception {
+        Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING())
+                .primaryKey("id").option("bucket", "1").option("changelog-producer", "full-compaction")
+                .option("full-compaction.delta-commits", "2");
+        try (PkWriter w = g.create(name, b.build())) {
+            w.commit(r(I, 1, s("a1")), r(I, 2, s("a2")), r(I, 3, s("a3")));   // checkpoint 1
+            w.compact(true);                                                  // 2: full
+            w.commit(r(I, 1, s("b1")), r(D, 2, s("a2")), r(I, 4, s("b4")));   // 3
+            w.commit(r(I, 5, s("c5")), r(I, 3, s("c3")));                      // 4
+            w.compact(true);                                                  // 5: not a multiple of 2
+            w.commit(r(I, 6, s("d6")), r(D, 1, s("b1")));                      // 6
+        }
+        g.dumpAll(name, "compacted-full");
+        // A batch read with scan.mode=compacted-full stored in the table reads the same full
+        // compaction's snapshot, all levels merged.
+        g.dumpStoredBatch(name, Map.of("scan.mode", "compacted-full"));
+    }
+
     /** First-row engine: later writes of a key are ignored; Java's batch read skips level 0. */
     static void firstRow(PkOracle g, String name, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING())
