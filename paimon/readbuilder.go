@@ -285,6 +285,9 @@ func (rb *ReadBuilder) resolve(ctx context.Context) (*snapshot.Snapshot, *schema
 			return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
 		}
 		switch {
+		case stored.Mode == "incremental":
+			// Several snapshots' changes, not one snapshot: only Plan reads it.
+			return nil, nil, fmt.Errorf("table %s: option %s (an incremental read stored in the table) names no single snapshot: %w", t.name, stored.Stored, types.ErrUnsupported)
 		case stored.Tag != "":
 			return (&ReadBuilder{t: t, tag: stored.Tag}).resolve(ctx)
 		case stored.SnapshotID > 0:
@@ -346,6 +349,9 @@ func storedStart(s *schema.TableSchema) (schema.ReadPosition, error) {
 	refuse := func(key string) error {
 		return fmt.Errorf("option %s=%s (a read position stored in the table, which Java's batch reads start from): %w", key, s.Options[key], types.ErrUnsupported)
 	}
+	if pos.Mode == "incremental" && (pos.Other == "incremental-between" || pos.Other == "incremental-between-timestamp") {
+		return pos, nil // Plan reads it (planIncremental)
+	}
 	if pos.Other != "" {
 		return pos, refuse(pos.Other)
 	}
@@ -395,8 +401,24 @@ func (t *Table) timeTravelSchema(ctx context.Context, snap *snapshot.Snapshot) (
 
 // Plan resolves the snapshot and plans its live files, grouped into
 // splits (pypaimon's new_scan().plan()). A table without snapshots yields
-// an empty plan.
+// an empty plan. Without WithSnapshot or WithTag, a read position the
+// table stores in its options is where the read starts, as in Java; an
+// incremental one (incremental-between) plans the changes of several
+// snapshots, read unmerged with their row kinds, and its SnapshotID is the
+// last of them.
 func (rb *ReadBuilder) Plan(ctx context.Context) (*Plan, error) {
+	if rb.tag == "" && rb.snapshotID == 0 && rb.t.fallback == nil {
+		if pos, err := rb.t.schema.ReadPosition(); err == nil && pos.Mode == "incremental" {
+			if _, err := storedStart(rb.t.schema); err != nil {
+				return nil, fmt.Errorf("table %s: %w", rb.t.name, err)
+			}
+			filter, err := bindFilter(rb.t.schema, rb.filterExpr, rb.opts.Filter)
+			if err != nil {
+				return nil, fmt.Errorf("table %s: %w", rb.t.name, err)
+			}
+			return rb.planIncremental(ctx, rb.t.schema, filter)
+		}
+	}
 	snap, sch, err := rb.resolve(ctx)
 	if err != nil {
 		return nil, err

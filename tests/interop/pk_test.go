@@ -353,7 +353,11 @@ func readPKBatch(ctx context.Context, cat *paimon.Catalog, table string, snapsho
 		return nil, err
 	}
 	rb := tbl.NewReadBuilder()
-	if !stored {
+	if stored {
+		// Java's read of a stored position is dumped with row kinds: an
+		// incremental read returns every change unmerged.
+		rb = rb.WithIncludeRowKind(true)
+	} else {
 		rb = rb.WithSnapshot(snapshot)
 	}
 	plan, err := rb.Plan(ctx)

@@ -2,16 +2,20 @@ package interop
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/connect-paimon/connect-paimon/internal/testenv"
 	"github.com/connect-paimon/connect-paimon/paimon"
+	"github.com/connect-paimon/connect-paimon/paimon/fileio"
 	"github.com/connect-paimon/connect-paimon/paimon/types"
 )
 
@@ -33,17 +37,36 @@ func TestStoredReadPositions(t *testing.T) {
 	}
 	defer cat.Close()
 
+	// An incremental read plans the changes up to its end (its rows are TestFixtures' cases); a
+	// read that names its snapshot does not need the stored position.
 	tbl, err := cat.GetTable(ctx, "javagen.scanopt_incremental")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = tbl.NewReadBuilder().Plan(ctx)
-	if !errors.Is(err, types.ErrUnsupported) || !strings.Contains(err.Error(), "incremental-between=1,3") {
-		t.Fatalf("plan of a table storing incremental-between: err = %v, want a refusal naming the option", err)
+	if plan, err := tbl.NewReadBuilder().Plan(ctx); err != nil || plan.SnapshotID != 3 {
+		t.Fatalf("plan of a table storing incremental-between=1,3: %+v, %v", plan, err)
 	}
-	// A read that names its snapshot does not need the stored position.
 	if _, err := tbl.NewReadBuilder().WithSnapshot(3).Plan(ctx); err != nil {
 		t.Fatalf("plan of snapshot 3: %v", err)
+	}
+	// What Java answers by comparing two snapshots' contents (two tags, the diff scan mode) is
+	// refused by name, as are ranges outside the table's snapshots.
+	for _, tc := range []struct {
+		opts map[string]string
+		want string
+		err  error
+	}{
+		{map[string]string{"incremental-between": "t1,t2"}, "between two tags", types.ErrUnsupported},
+		{map[string]string{"incremental-between": "1,3", "incremental-between-scan-mode": "diff"}, "incremental-between-scan-mode=diff", types.ErrUnsupported},
+		{map[string]string{"incremental-between": "1,9"}, "outside the table's 1..3", fileio.ErrNotExist},
+		{map[string]string{"incremental-between": "x,3"}, "neither two tags nor two snapshot ids", fileio.ErrNotExist},
+		{map[string]string{"incremental-between-timestamp": "2024-01-01 00:00:00,2025-01-01 00:00:00"}, "only epoch milliseconds", types.ErrUnsupported},
+	} {
+		tbl := tableWithOptions(t, "javagen.scanopt_incremental", tc.opts)
+		_, err := tbl.NewReadBuilder().Plan(ctx)
+		if !errors.Is(err, tc.err) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("options %v: err = %v, want %v naming %q", tc.opts, err, tc.err, tc.want)
+		}
 	}
 
 	tbl, err = cat.GetTable(ctx, "javagen.scanopt_snapshot")
@@ -67,7 +90,7 @@ func TestStoredReadPositions(t *testing.T) {
 
 	// Scan mode default starts where Java's stream of the table starts, or is refused where
 	// Java's is (a tag, an incremental read).
-	for _, name := range []string{"scanopt_snapshot", "scanopt_tag", "scanopt_incremental", "scanopt_latest", "scanopt_ts"} {
+	for _, name := range []string{"scanopt_snapshot", "scanopt_tag", "scanopt_incremental", "scanopt_incremental_ts", "scanopt_latest", "scanopt_ts"} {
 		t.Run(name+"/stream default", func(t *testing.T) {
 			dir := filepath.Join(fixturesDir(t), "expected", "javagen."+name)
 			tbl, err := cat.GetTable(ctx, "javagen."+name)
@@ -90,4 +113,69 @@ func TestStoredReadPositions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tableWithOptions copies a fixture table into a temporary warehouse, gives it a tag t2 beside
+// its t1, and stores opts in a new schema (what ALTER TABLE SET writes): the incremental-read
+// refusals above need tables Java reads by other means than ours.
+func tableWithOptions(t *testing.T, name string, opts map[string]string) *paimon.Table {
+	t.Helper()
+	db, tbl, _ := strings.Cut(name, ".")
+	src := filepath.Join(fixturesDir(t), "warehouse", db+".db", tbl)
+	wh := t.TempDir()
+	dst := filepath.Join(wh, db+".db", tbl)
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	tag, err := os.ReadFile(filepath.Join(dst, "tag", "tag-t1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dst, "tag", "tag-t2"), tag, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	schemas, err := filepath.Glob(filepath.Join(dst, "schema", "schema-*"))
+	if err != nil || len(schemas) == 0 {
+		t.Fatalf("no schema in %s: %v", dst, err)
+	}
+	latest := -1
+	for _, p := range schemas {
+		if id, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(p), "schema-")); err == nil && id > latest {
+			latest = id
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dst, "schema", fmt.Sprintf("schema-%d", latest)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sch map[string]any
+	if err := json.Unmarshal(b, &sch); err != nil {
+		t.Fatal(err)
+	}
+	o := map[string]any{}
+	for k, v := range sch["options"].(map[string]any) {
+		if !strings.HasPrefix(k, "incremental-") {
+			o[k] = v
+		}
+	}
+	for k, v := range opts {
+		o[k] = v
+	}
+	sch["options"], sch["id"] = o, latest+1
+	if b, err = json.Marshal(sch); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dst, "schema", fmt.Sprintf("schema-%d", latest+1)), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := paimon.OpenCatalog(context.Background(), wh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cat.Close() })
+	out, err := cat.GetTable(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -39,6 +39,14 @@ public final class JavaPkGen {
                 "changelog-file.format", "orc", "changelog-file.prefix", "cl-", "data-file.prefix", "dt-")));
         // Where a compacted-full stream starts under full-compaction.delta-commits.
         TABLES.put("pk_fc_delta", g -> PkTables.fullCompDelta(g, "pk_fc_delta"));
+        // Incremental reads stored in the table: the deltas of APPEND commits (no producer), the
+        // changelog files of every commit (lookup), between snapshot ids or commit times.
+        TABLES.put("pk_incr_delta", g -> PkTables.dedupStored(g, "pk_incr_delta", Map.of(),
+                Map.of("incremental-between", "1,6")));
+        TABLES.put("pk_incr_lookup", g -> PkTables.dedupStored(g, "pk_incr_lookup", Map.of("changelog-producer", "lookup"),
+                Map.of("incremental-between", "0,5")));
+        TABLES.put("pk_incr_delta_mode", g -> PkTables.dedupStored(g, "pk_incr_delta_mode", Map.of("changelog-producer", "input"),
+                Map.of("incremental-between", "2,7", "incremental-between-scan-mode", "delta")));
         TABLES.put("pk_dynamic", PkTables::dynamic);
         TABLES.put("pk_part", PkTables::part);
         TABLES.put("pk_evolve", PkTables::evolve);

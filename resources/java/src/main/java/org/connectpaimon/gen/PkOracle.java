@@ -231,8 +231,9 @@ final class PkOracle {
 
     /**
      * Stores options in javapk.name (ALTER TABLE SET), then dumps Java's batch read of the table
-     * told nothing else: where the read position they store starts it. A "batch" case with mode
-     * "stored" and the snapshot the plan read. Call after dumpAll, whose reads it would change.
+     * told nothing else: where the read position they store starts it, every row with its row kind.
+     * A "batch" case with mode "stored" and the snapshot the plan read (an incremental read's
+     * end). Call after dumpAll, whose reads it would change.
      */
     void dumpStoredBatch(String name, Map<String, String> options) throws Exception {
         Identifier id = Identifier.create(db, name);
@@ -241,13 +242,18 @@ final class PkOracle {
         catalog.alterTable(id, changes, false);
         Table t = catalog.getTable(id);
         ReadBuilder rb = t.newReadBuilder();
-        RowType rt = t.rowType();
+        List<DataField> withKind = new ArrayList<>();
+        withKind.add(new DataField(-1, "_row_kind", DataTypes.STRING()));
+        withKind.addAll(t.rowType().getFields());
+        RowType kt = new RowType(withKind);
         TableScan.Plan plan = rb.newScan().plan();
         if (plan.splits().isEmpty()) throw new IllegalStateException(name + ": stored read position planned nothing");
         long snapshot = ((org.apache.paimon.table.source.DataSplit) plan.splits().get(0)).snapshotId();
         List<String> lines = new ArrayList<>();
+        // With the row kind: an incremental read returns every change unmerged.
         try (RecordReader<InternalRow> reader = rb.newRead().createReader(plan)) {
-            reader.forEachRemaining(r -> lines.add(Canon.row(r, rt)));
+            reader.forEachRemaining(r -> lines.add(Canon.row(
+                    new JoinedRow(GenericRow.of(BinaryString.fromString(r.getRowKind().shortString())), r), kt)));
         }
         String file = "batch_stored";
         write(name, file, lines);

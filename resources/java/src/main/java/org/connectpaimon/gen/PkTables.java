@@ -83,6 +83,15 @@ final class PkTables {
         g.dumpStoredBatch(name, Map.of("scan.mode", "compacted-full"));
     }
 
+    /**
+     * The dedup history, then a read position stored in the table (an incremental read) and
+     * Java's batch read of it: the changes of the snapshots it covers, unmerged, with row kinds.
+     */
+    static void dedupStored(PkOracle g, String name, Map<String, String> extra, Map<String, String> stored) throws Exception {
+        dedup(g, name, extra);
+        g.dumpStoredBatch(name, stored);
+    }
+
     /** First-row engine: later writes of a key are ignored; Java's batch read skips level 0. */
     static void firstRow(PkOracle g, String name, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING())
