@@ -404,8 +404,9 @@ func (t *Table) timeTravelSchema(ctx context.Context, snap *snapshot.Snapshot) (
 // an empty plan. Without WithSnapshot or WithTag, a read position the
 // table stores in its options is where the read starts, as in Java; an
 // incremental one (incremental-between) plans the changes of several
-// snapshots, read unmerged with their row kinds, and its SnapshotID is the
-// last of them.
+// snapshots, read unmerged with their row kinds, or in the diff scan mode
+// and between two tags the difference of two snapshots' contents; its
+// SnapshotID is the last snapshot of the range.
 func (rb *ReadBuilder) Plan(ctx context.Context) (*Plan, error) {
 	if rb.tag == "" && rb.snapshotID == 0 && rb.t.fallback == nil {
 		if pos, err := rb.t.schema.ReadPosition(); err == nil && pos.Mode == "incremental" {

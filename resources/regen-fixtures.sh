@@ -168,13 +168,13 @@ JAVA_GROUP=fallback JAVA_TABLES=javagen.fallback,javagen.fallback_pk "$0"
 JAVA_GROUP=overwrite JAVA_TABLES=javagen.overwrite_stream,javagen.overwrite_stream_pk "$0"
 # Read positions stored in table options (scan.snapshot-id, scan.tag-name, scan.timestamp-millis,
 # scan.mode, incremental-between), which Java's batch reads apply.
-JAVA_GROUP=scanopt JAVA_TABLES=javagen.scanopt_snapshot,javagen.scanopt_tag,javagen.scanopt_incremental,javagen.scanopt_incremental_ts,javagen.scanopt_latest,javagen.scanopt_ts "$0"
+JAVA_GROUP=scanopt JAVA_TABLES=javagen.scanopt_snapshot,javagen.scanopt_tag,javagen.scanopt_incremental,javagen.scanopt_incremental_ts,javagen.scanopt_latest,javagen.scanopt_ts,javagen.scanopt_diff_tags,javagen.scanopt_diff_ids "$0"
 
 # Primary-key tables whose changelog files have their own format, codec and name prefix.
 PK_GROUP=clformat PK_TABLES=javapk.pk_cl_avro,javapk.pk_cl_orc_lookup "$0"
 # Where a compacted-full read starts under full-compaction.delta-commits; incremental reads
 # stored in the table (batch reads of them, with row kinds).
-PK_GROUP=fcdelta PK_TABLES=javapk.pk_fc_delta,javapk.pk_incr_delta,javapk.pk_incr_lookup,javapk.pk_incr_delta_mode "$0"
+PK_GROUP=fcdelta PK_TABLES=javapk.pk_fc_delta,javapk.pk_incr_delta,javapk.pk_incr_lookup,javapk.pk_incr_delta_mode,javapk.pk_diff_ids,javapk.pk_diff_tags,javapk.pk_diff_ts,javapk.pk_diff_dv "$0"
 
 # Primary-key tables written by Java Paimon with its batch and streaming reads (tests/interop/pk_test.go).
 if [[ -f "$here/java/src/main/java/org/connectpaimon/gen/JavaPkGen.java" ]]; then

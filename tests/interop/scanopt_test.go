@@ -49,16 +49,15 @@ func TestStoredReadPositions(t *testing.T) {
 	if _, err := tbl.NewReadBuilder().WithSnapshot(3).Plan(ctx); err != nil {
 		t.Fatalf("plan of snapshot 3: %v", err)
 	}
-	// What Java answers by comparing two snapshots' contents (two tags, the diff scan mode) is
-	// refused by name, as are ranges outside the table's snapshots.
+	// Ranges outside the table's snapshots are refused as Java refuses them. (Diffs between two
+	// tags or in the diff scan mode are read: javagen.scanopt_diff_*, javapk.pk_diff_*.)
 	for _, tc := range []struct {
 		opts map[string]string
 		want string
 		err  error
 	}{
-		{map[string]string{"incremental-between": "t1,t2"}, "between two tags", types.ErrUnsupported},
-		{map[string]string{"incremental-between": "1,3", "incremental-between-scan-mode": "diff"}, "incremental-between-scan-mode=diff", types.ErrUnsupported},
 		{map[string]string{"incremental-between": "1,9"}, "outside the table's 1..3", fileio.ErrNotExist},
+		{map[string]string{"incremental-between": "1,9", "incremental-between-scan-mode": "diff"}, "snapshot-9", fileio.ErrNotExist},
 		{map[string]string{"incremental-between": "x,3"}, "neither two tags nor two snapshot ids", fileio.ErrNotExist},
 		{map[string]string{"incremental-between-timestamp": "2024-01-01 00:00:00,2025-01-01 00:00:00"}, "only epoch milliseconds", types.ErrUnsupported},
 	} {
@@ -69,11 +68,31 @@ func TestStoredReadPositions(t *testing.T) {
 		}
 	}
 
+	// Two tags of one snapshot are an empty diff, as in Java; tags in the wrong order an error.
+	plan, err := tableWithOptions(t, "javagen.scanopt_incremental", map[string]string{"incremental-between": "t1,t2"}).NewReadBuilder().Plan(ctx)
+	if err != nil || len(plan.Splits) != 0 {
+		t.Fatalf("diff of two tags of snapshot 1: %+v, %v", plan, err)
+	}
+	if _, err := tableWithOptions(t, "javagen.scanopt_diff_tags", map[string]string{"incremental-between": "t4,t1"}).NewReadBuilder().Plan(ctx); err == nil ||
+		!strings.Contains(err.Error(), "tag t1 (snapshot 1) is before tag t4 (snapshot 4)") {
+		t.Fatalf("diff from t4 to t1: %v", err)
+	}
+	// A diff of a primary-key table filters on partition columns only: which keys Java returns
+	// depends on the files its statistics prune. An append table's diff takes any filter.
+	pk := tableWithOptionsIn(t, filepath.Join(fixturesDir(t), "pk", "warehouse"), "javapk.pk_diff_ids", map[string]string{
+		"incremental-between": "1,5", "incremental-between-scan-mode": "diff"})
+	if _, err := pk.NewReadBuilder().WithFilterExpr("n > 20").Plan(ctx); !errors.Is(err, types.ErrUnsupported) || !strings.Contains(err.Error(), "filter on column n of an incremental diff") {
+		t.Fatalf("filtered diff of a primary-key table: %v", err)
+	}
+	if plan, err := pk.NewReadBuilder().Plan(ctx); err != nil || plan.SnapshotID != 5 || len(plan.Splits) == 0 {
+		t.Fatalf("diff of a primary-key table: %+v, %v", plan, err)
+	}
+
 	tbl, err = cat.GetTable(ctx, "javagen.scanopt_snapshot")
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := tbl.NewReadBuilder().Plan(ctx)
+	plan, err = tbl.NewReadBuilder().Plan(ctx)
 	if err != nil || plan.SnapshotID != 2 {
 		t.Fatalf("plan of a table storing scan.snapshot-id=2: snapshot %v, err %v", plan, err)
 	}
@@ -116,23 +135,27 @@ func TestStoredReadPositions(t *testing.T) {
 }
 
 // tableWithOptions copies a fixture table into a temporary warehouse, gives it a tag t2 beside
-// its t1, and stores opts in a new schema (what ALTER TABLE SET writes): the incremental-read
+// its t1 (when it has one), and stores opts in a new schema (what ALTER TABLE SET writes): the incremental-read
 // refusals above need tables Java reads by other means than ours.
 func tableWithOptions(t *testing.T, name string, opts map[string]string) *paimon.Table {
 	t.Helper()
+	return tableWithOptionsIn(t, filepath.Join(fixturesDir(t), "warehouse"), name, opts)
+}
+
+// tableWithOptionsIn is tableWithOptions on a table of the warehouse wh.
+func tableWithOptionsIn(t *testing.T, wh, name string, opts map[string]string) *paimon.Table {
+	t.Helper()
 	db, tbl, _ := strings.Cut(name, ".")
-	src := filepath.Join(fixturesDir(t), "warehouse", db+".db", tbl)
-	wh := t.TempDir()
-	dst := filepath.Join(wh, db+".db", tbl)
+	src := filepath.Join(wh, db+".db", tbl)
+	tmp := t.TempDir()
+	dst := filepath.Join(tmp, db+".db", tbl)
 	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
-	tag, err := os.ReadFile(filepath.Join(dst, "tag", "tag-t1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dst, "tag", "tag-t2"), tag, 0o644); err != nil {
-		t.Fatal(err)
+	if tag, err := os.ReadFile(filepath.Join(dst, "tag", "tag-t1")); err == nil {
+		if err := os.WriteFile(filepath.Join(dst, "tag", "tag-t2"), tag, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	schemas, err := filepath.Glob(filepath.Join(dst, "schema", "schema-*"))
 	if err != nil || len(schemas) == 0 {
@@ -168,7 +191,7 @@ func tableWithOptions(t *testing.T, name string, opts map[string]string) *paimon
 	if err := os.WriteFile(filepath.Join(dst, "schema", fmt.Sprintf("schema-%d", latest+1)), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cat, err := paimon.OpenCatalog(context.Background(), wh)
+	cat, err := paimon.OpenCatalog(context.Background(), tmp)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,26 +26,31 @@ func (r *Reader) readPK(ctx context.Context, sp *split.Split, need []types.DataF
 		RowKinds: true,
 	}
 	var (
-		mr  *mergetree.Reader
+		mr  array.RecordReader
 		err error
 	)
-	if sp.Raw {
+	switch {
+	case sp.Raw:
 		mr, err = mergetree.NewRawReader(ctx, r.FIO, sp, opts)
-	} else {
+	case sp.Diff && len(sp.Before) > 0:
+		mr, err = mergetree.NewDiffReader(ctx, r.FIO, sp, opts)
+	default:
 		mr, err = mergetree.NewMergeReader(ctx, r.FIO, sp, opts)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if st := r.Stats; st != nil {
-		for _, f := range sp.Files {
+		for _, f := range append(sp.Files[:len(sp.Files):len(sp.Files)], sp.Before...) {
 			st.FilesRead.Add(1)
 			st.BytesRead.Add(f.Meta.FileSize)
 		}
 	}
+	// Java reads a diff split through its merge reader, never raw: the
+	// stored row kinds stay.
 	pr := &pkReader{ctx: ctx, in: mr, stats: r.Stats,
 		post: &post{filter: filter, mem: mem, out: out, nFields: len(r.Fields), rowKind: r.IncludeRowKind, retract: sp.Retract,
-			insertOnly: !sp.Raw && rawConvertible(sp, r.Schema)}}
+			insertOnly: !sp.Raw && !sp.Diff && rawConvertible(sp, r.Schema)}}
 	pr.Init(out, mr.Release)
 	return pr, nil
 }
@@ -54,7 +59,7 @@ func (r *Reader) readPK(ctx context.Context, sp *split.Split, need []types.DataF
 type pkReader struct {
 	recordreader.Base
 	ctx   context.Context
-	in    *mergetree.Reader
+	in    array.RecordReader
 	post  *post
 	stats *Stats
 }

@@ -48,6 +48,15 @@ type Split struct {
 	// Raw is true when a primary-key split is read unmerged, every record
 	// with its own row kind (streaming delta and changelog files).
 	Raw bool
+	// Diff marks a split of an incremental diff (two snapshots' contents
+	// compared, Java's IncrementalDiffStartingScanner): Files are the later
+	// snapshot's files of the bucket the earlier one lacks, Before the
+	// earlier snapshot's files the later one lacks. A primary-key split
+	// with Before files returns per key the later merged row where it is
+	// new or differs from the earlier merged row; without Before files it
+	// is a merged read of Files (never read raw). Append tables read Files.
+	Diff   bool
+	Before []DataFile
 }
 
 // RowCount is the number of physical rows in the split's files.

@@ -106,6 +106,11 @@ public final class JavaGen {
         TABLES.put("javagen.scanopt_tag", g -> scanOption(g, "scanopt_tag", Map.of("scan.tag-name", "t1")));
         TABLES.put("javagen.scanopt_incremental", g -> scanOption(g, "scanopt_incremental", Map.of("incremental-between", "1,3")));
         TABLES.put("javagen.scanopt_incremental_ts", g -> scanOption(g, "scanopt_incremental_ts", Map.of("incremental-between-timestamp", "")));
+        // Incremental diffs (two snapshots' contents compared): between two tags, and between two
+        // snapshot ids in the diff scan mode; an OVERWRITE between them, which a delta read skips.
+        TABLES.put("javagen.scanopt_diff_tags", g -> scanDiff(g, "scanopt_diff_tags", Map.of("incremental-between", "t1,t4")));
+        TABLES.put("javagen.scanopt_diff_ids", g -> scanDiff(g, "scanopt_diff_ids", Map.of("incremental-between", "2,5",
+                "incremental-between-scan-mode", "diff")));
         TABLES.put("javagen.scanopt_latest", g -> scanOption(g, "scanopt_latest", Map.of("scan.mode", "latest")));
         TABLES.put("javagen.scanopt_ts", g -> scanOption(g, "scanopt_ts", Map.of("scan.mode", "from-timestamp")));
         // ORC data files (issue 14): zstd is Paimon's default codec; each other codec once.
@@ -666,6 +671,33 @@ public final class JavaGen {
         Files.createDirectories(dir);
         if (error != null) Files.write(dir.resolve("stream_default.error"), (error + "\n").getBytes(StandardCharsets.UTF_8));
         else Files.write(dir.resolve("stream_default.jsonl"), lines.isEmpty() ? new byte[0] : (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * An append table whose incremental read, stored in its options, is a diff: rows 1 and 2, a
+     * tag t1 at snapshot 1, an OVERWRITE of the whole table with rows 10 and 11 (snapshot 3),
+     * rows 3 and 12 (snapshot 4, tag t4), row 4 (snapshot 5). Java's batch read returns the rows
+     * of the files the later snapshot has and the earlier lacks, whatever the commit kinds.
+     */
+    private static void scanDiff(JavaGen g, String name, Map<String, String> opts) throws Exception {
+        Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("s", DataTypes.STRING()).build();
+        Table t = g.create(name, schema);
+        write(t, List.of(GenericRow.of(1, s("one"))), null);
+        t.createTag("t1", 1);
+        write(t, List.of(GenericRow.of(2, s("two"))), null);
+        write(t, List.of(GenericRow.of(10, s("ten")), GenericRow.of(11, s("eleven"))), Map.of());
+        write(t, List.of(GenericRow.of(3, s("three")), GenericRow.of(12, s("twelve"))), null);
+        t.createTag("t4", 4);
+        write(t, List.of(GenericRow.of(4, s("four"))), null);
+        List<SchemaChange> changes = new ArrayList<>();
+        opts.forEach((k, v) -> changes.add(SchemaChange.setOption(k, v)));
+        g.catalog.alterTable(new Identifier(DB, name), changes, false);
+        Table tt = g.catalog.getTable(new Identifier(DB, name));
+        g.facade = true;
+        g.full(tt, "javagen." + name);
+        g.dump(tt, "javagen." + name, null, "id_gt_10", null, null, "id > 10", pb -> pb.greaterThan(0, 10));
+        g.dump(tt, "javagen." + name, null, "proj_s", null, List.of("s"), null, null);
+        g.facade = false;
     }
 
     /** A branch created from a tag, then diverging writes on main and the branch. */

@@ -47,6 +47,17 @@ public final class JavaPkGen {
                 Map.of("incremental-between", "0,5")));
         TABLES.put("pk_incr_delta_mode", g -> PkTables.dedupStored(g, "pk_incr_delta_mode", Map.of("changelog-producer", "input"),
                 Map.of("incremental-between", "2,7", "incremental-between-scan-mode", "delta")));
+        // Incremental diffs (Java's IncrementalDiffSplitRead): per key the newer merged row where it
+        // is new or changed, between snapshot ids (across a full compaction), two tags, commit
+        // times (before the first and after the last: earliest to latest), with deletion vectors.
+        TABLES.put("pk_diff_ids", g -> PkTables.dedupStored(g, "pk_diff_ids", Map.of(),
+                Map.of("incremental-between", "1,5", "incremental-between-scan-mode", "diff")));
+        TABLES.put("pk_diff_tags", g -> PkTables.dedupStored(g, "pk_diff_tags", Map.of("changelog-producer", "input"),
+                Map.of("incremental-between", "t2,t6"), Map.of("t2", 2L, "t6", 6L)));
+        TABLES.put("pk_diff_ts", g -> PkTables.dedupStored(g, "pk_diff_ts", Map.of(),
+                Map.of("incremental-between-timestamp", "0,9999999999999", "incremental-between-scan-mode", "diff")));
+        TABLES.put("pk_diff_dv", g -> PkTables.dedupStored(g, "pk_diff_dv", Map.of("deletion-vectors.enabled", "true"),
+                Map.of("incremental-between", "2,7", "incremental-between-scan-mode", "diff")));
         TABLES.put("pk_dynamic", PkTables::dynamic);
         TABLES.put("pk_part", PkTables::part);
         TABLES.put("pk_evolve", PkTables::evolve);

@@ -236,7 +236,14 @@ final class PkOracle {
      * end). Call after dumpAll, whose reads it would change.
      */
     void dumpStoredBatch(String name, Map<String, String> options) throws Exception {
+        dumpStoredBatch(name, options, Map.of());
+    }
+
+    /** Creates the tags (name to snapshot id), stores options, and dumps Java's batch read. */
+    void dumpStoredBatch(String name, Map<String, String> options, Map<String, Long> tags) throws Exception {
         Identifier id = Identifier.create(db, name);
+        Table tagged = catalog.getTable(id);
+        for (Map.Entry<String, Long> e : new java.util.TreeMap<>(tags).entrySet()) tagged.createTag(e.getKey(), e.getValue());
         List<SchemaChange> changes = new ArrayList<>();
         options.forEach((k, v) -> changes.add(SchemaChange.setOption(k, v)));
         catalog.alterTable(id, changes, false);
@@ -250,7 +257,8 @@ final class PkOracle {
         if (plan.splits().isEmpty()) throw new IllegalStateException(name + ": stored read position planned nothing");
         long snapshot = ((org.apache.paimon.table.source.DataSplit) plan.splits().get(0)).snapshotId();
         List<String> lines = new ArrayList<>();
-        // With the row kind: an incremental read returns every change unmerged.
+        // With the row kind: an incremental delta read returns every change unmerged, a diff the
+        // merged rows of new and changed keys.
         try (RecordReader<InternalRow> reader = rb.newRead().createReader(plan)) {
             reader.forEachRemaining(r -> lines.add(Canon.row(
                     new JoinedRow(GenericRow.of(BinaryString.fromString(r.getRowKind().shortString())), r), kt)));

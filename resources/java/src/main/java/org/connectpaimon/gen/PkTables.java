@@ -92,6 +92,13 @@ final class PkTables {
         g.dumpStoredBatch(name, stored);
     }
 
+    /** dedup's history with tags at the given snapshots, then a stored incremental read. */
+    static void dedupStored(PkOracle g, String name, Map<String, String> extra, Map<String, String> stored,
+                            Map<String, Long> tags) throws Exception {
+        dedup(g, name, extra);
+        g.dumpStoredBatch(name, stored, tags);
+    }
+
     /** First-row engine: later writes of a key are ignored; Java's batch read skips level 0. */
     static void firstRow(PkOracle g, String name, Map<String, String> extra) throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING())
