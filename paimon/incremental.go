@@ -3,8 +3,8 @@ package paimon
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/connect-paimon/connect-paimon/paimon/fileio"
