@@ -430,6 +430,9 @@ func (t *streamTable) ReadSchema(ctx context.Context, id int64) (*schema.TableSc
 	if err := checkSupported(ns); err != nil {
 		return nil, fmt.Errorf("table %s schema %d: %w", t.name, ns.ID, err)
 	}
+	if err := checkStreamable(ns); err != nil {
+		return nil, fmt.Errorf("table %s schema %d: %w", t.name, ns.ID, err)
+	}
 	if _, err := projectFields(ns, t.projection); err != nil {
 		// The columns asked for: a configuration error, permanent.
 		return nil, fmt.Errorf("table %s schema %d: %w", t.name, ns.ID, &FieldError{Field: "Columns", Err: err})
@@ -547,8 +550,23 @@ func (t *Table) defaultStart(cfg StreamConfig) (StreamConfig, error) {
 // openStream is the one way a streaming read is opened: cfg is validated
 // here, once, with the table's schema; filter and buckets are the
 // builder's code-valued options (nil from a StreamConfig).
+// checkStreamable refuses streams of tables batch reads take but streams
+// cannot follow as Java does.
+func checkStreamable(s *schema.TableSchema) error {
+	if s.DataEvolutionEnabled() {
+		// A commit that updates some columns of existing rows adds files
+		// holding those columns alone: a stream of such a commit would read
+		// them without the rows' other columns.
+		return fmt.Errorf("streaming reads of a table with data-evolution.enabled=true (batch reads merge the columns of each row): %w", types.ErrUnsupported)
+	}
+	return nil
+}
+
 func (t *Table) openStream(ctx context.Context, cfg StreamConfig, filter *predicate.Predicate, buckets func(int32) bool) (*StreamingScan, *Read, error) {
 	if err := cfg.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
+	}
+	if err := checkStreamable(t.schema); err != nil {
 		return nil, nil, fmt.Errorf("table %s: %w", t.name, err)
 	}
 	if cfg.StartMode == StartDefault {

@@ -123,7 +123,14 @@ func checkSupported(s *schema.TableSchema) error {
 		}
 	}
 	if s.DataEvolutionEnabled() {
-		return fmt.Errorf("data-evolution.enabled=true: %w", types.ErrUnsupported)
+		// Java reads neither: its data-evolution reader applies no
+		// deletion vector, and a primary key is refused at creation.
+		if len(s.PrimaryKeys) > 0 {
+			return fmt.Errorf("data-evolution.enabled=true on a primary-key table: %w", types.ErrUnsupported)
+		}
+		if s.DeletionVectorsEnabled() {
+			return fmt.Errorf("data-evolution.enabled=true with deletion-vectors.enabled=true: %w", types.ErrUnsupported)
+		}
 	}
 	if v := s.Option(schema.OptScanPrimaryBranch, ""); v != "" {
 		return fmt.Errorf("option %s=%s (reads from another branch): %w", schema.OptScanPrimaryBranch, v, types.ErrUnsupported)

@@ -169,6 +169,8 @@ JAVA_GROUP=overwrite JAVA_TABLES=javagen.overwrite_stream,javagen.overwrite_stre
 # Read positions stored in table options (scan.snapshot-id, scan.tag-name, scan.timestamp-millis,
 # scan.mode, incremental-between), which Java's batch reads apply.
 JAVA_GROUP=scanopt JAVA_TABLES=javagen.scanopt_snapshot,javagen.scanopt_tag,javagen.scanopt_incremental,javagen.scanopt_incremental_ts,javagen.scanopt_latest,javagen.scanopt_ts,javagen.scanopt_diff_tags,javagen.scanopt_diff_ids "$0"
+# Data evolution: files holding some columns of rows other files hold, merged by first row id.
+JAVA_GROUP=dataevo JAVA_TABLES=javagen.data_evolution,javagen.data_evolution_mixed "$0"
 
 # Primary-key tables whose changelog files have their own format, codec and name prefix.
 PK_GROUP=clformat PK_TABLES=javapk.pk_cl_avro,javapk.pk_cl_orc_lookup "$0"

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -25,6 +26,7 @@ import (
 	"github.com/connect-paimon/connect-paimon/paimon/internal/cast"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/deletionvector"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/format"
+	"github.com/connect-paimon/connect-paimon/paimon/internal/manifest"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/predicate"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/schema"
 	"github.com/connect-paimon/connect-paimon/paimon/internal/split"
@@ -111,22 +113,41 @@ type Reader struct {
 	schema *arrow.Schema
 }
 
-// Open opens one data file. Data-evolution files (_WRITE_COLS) are refused.
-func Open(ctx context.Context, f *split.DataFile, o *Options) (*Reader, error) {
-	meta := &f.Meta
-	if meta.WriteCols != nil {
-		return nil, fmt.Errorf("data file %s has _WRITE_COLS (data evolution): %w", f.Path, types.ErrUnsupported)
-	}
-	fileSchema := o.ReadSchema
-	if meta.SchemaID != fileSchema.ID {
-		if o.Schemas == nil {
-			return nil, fmt.Errorf("data file %s was written with schema %d, and no schema source was given to resolve it", f.Path, meta.SchemaID)
+// FileFields returns the columns a data file holds: those of the schema it
+// was written with, or of a data-evolution file (_WRITE_COLS) the ones it
+// names, which the file alone stores.
+func FileFields(ctx context.Context, meta *manifest.DataFileMeta, read *schema.TableSchema, schemas SchemaSource) ([]types.DataField, error) {
+	fileSchema := read
+	if meta.SchemaID != read.ID {
+		if schemas == nil {
+			return nil, fmt.Errorf("written with schema %d, and no schema source was given to resolve it", meta.SchemaID)
 		}
-		s, err := o.Schemas.Schema(ctx, meta.SchemaID)
+		s, err := schemas.Schema(ctx, meta.SchemaID)
 		if err != nil {
-			return nil, fmt.Errorf("schema %d of data file %s: %w", meta.SchemaID, f.Path, err)
+			return nil, fmt.Errorf("schema %d: %w", meta.SchemaID, err)
 		}
 		fileSchema = s
+	}
+	if meta.WriteCols == nil {
+		return fileSchema.Fields, nil
+	}
+	out := make([]types.DataField, 0, len(meta.WriteCols))
+	for _, name := range meta.WriteCols {
+		j := slices.IndexFunc(fileSchema.Fields, func(f types.DataField) bool { return f.Name == name })
+		if j < 0 {
+			return nil, fmt.Errorf("_WRITE_COLS names column %q, which schema %d does not have: %w", name, fileSchema.ID, types.ErrCorrupt)
+		}
+		out = append(out, fileSchema.Fields[j])
+	}
+	return out, nil
+}
+
+// Open opens one data file.
+func Open(ctx context.Context, f *split.DataFile, o *Options) (*Reader, error) {
+	meta := &f.Meta
+	fileFieldList, err := FileFields(ctx, meta, o.ReadSchema, o.Schemas)
+	if err != nil {
+		return nil, fmt.Errorf("data file %s: %w", f.Path, err)
 	}
 	partKeys := o.ReadSchema.PartitionKeys
 	r := &Reader{o: o, path: f.Path}
@@ -138,8 +159,8 @@ func Open(ctx context.Context, f *split.DataFile, o *Options) (*Reader, error) {
 				return nil, fmt.Errorf("data file %s: partition column %q has no value in the split (%d values)", f.Path, nf.Name, len(o.PartitionValues))
 			}
 			cp.src, cp.partIdx = srcPartition, pi
-		} else if j := typeutil.FieldByID(fileSchema.Fields, nf.ID); j >= 0 {
-			ff := fileSchema.Fields[j]
+		} else if j := typeutil.FieldByID(fileFieldList, nf.ID); j >= 0 {
+			ff := fileFieldList[j]
 			cp.src, cp.fileIdx, cp.from = srcFile, len(fileFields), ff.Type
 			cp.cast = !typeutil.SameIgnoringNullability(ff.Type, nf.Type)
 			fileFields = append(fileFields, ff)

@@ -162,7 +162,10 @@ type splitReader struct {
 	mem    memory.Allocator
 
 	fileIdx int
-	cur     *datafile.Reader
+	cur     fileReader
+	// groups are the files of a data-evolution table, read a group at a
+	// time (evolutionGroups); nil for other tables.
+	groups [][]*split.DataFile
 }
 
 // free closes the open file when the last reference goes.
@@ -182,14 +185,12 @@ func (s *splitReader) Next() bool {
 			return s.Fail(err)
 		}
 		if s.cur == nil {
-			if s.fileIdx >= len(s.sp.Files) {
-				return false
-			}
-			f := &s.sp.Files[s.fileIdx]
-			s.fileIdx++
-			fr, err := s.openFile(f)
+			fr, ok, err := s.nextFile()
 			if err != nil {
 				return s.Fail(err)
+			}
+			if !ok {
+				return false
 			}
 			s.cur = fr
 		}
@@ -216,6 +217,38 @@ func (s *splitReader) Next() bool {
 		}
 		return s.Set(out)
 	}
+}
+
+// nextFile opens the split's next file, or next group of files of a
+// data-evolution table; false after the last.
+func (s *splitReader) nextFile() (fileReader, bool, error) {
+	if !s.r.Schema.DataEvolutionEnabled() {
+		if s.fileIdx >= len(s.sp.Files) {
+			return nil, false, nil
+		}
+		f := &s.sp.Files[s.fileIdx]
+		s.fileIdx++
+		fr, err := s.openFile(f)
+		return fr, err == nil, err
+	}
+	if s.groups == nil {
+		g, err := evolutionGroups(s.sp.Files)
+		if err != nil {
+			return nil, false, err
+		}
+		s.groups = g
+	}
+	if s.fileIdx >= len(s.groups) {
+		return nil, false, nil
+	}
+	g := s.groups[s.fileIdx]
+	s.fileIdx++
+	if len(g) == 1 {
+		fr, err := s.openFile(g[0])
+		return fr, err == nil, err
+	}
+	fr, err := s.openUnion(g)
+	return fr, err == nil, err
 }
 
 // finish applies the residual filter to a record of the needed columns and

@@ -373,7 +373,11 @@ func (p *Planner) entryMayMatch(ctx context.Context, e *manifest.Entry) (bool, e
 	if e.Kind == manifest.Add && p.levelFilter != nil && !p.levelFilter(e.File.Level) {
 		return false, nil
 	}
-	if e.Kind != manifest.Add || p.Filter == nil || p.PrimaryKey {
+	// A data-evolution file's statistics cover only the columns it holds
+	// of rows whose other columns other files hold: pruning one file of
+	// such rows would return the others' columns alone. Java does not
+	// prune them either (DataEvolutionFileStoreScan).
+	if e.Kind != manifest.Add || p.Filter == nil || p.PrimaryKey || p.Schema.DataEvolutionEnabled() {
 		return true, nil
 	}
 	return p.statsMayMatch(ctx, &e.File)

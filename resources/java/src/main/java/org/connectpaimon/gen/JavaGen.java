@@ -111,6 +111,10 @@ public final class JavaGen {
         TABLES.put("javagen.scanopt_diff_tags", g -> scanDiff(g, "scanopt_diff_tags", Map.of("incremental-between", "t1,t4")));
         TABLES.put("javagen.scanopt_diff_ids", g -> scanDiff(g, "scanopt_diff_ids", Map.of("incremental-between", "2,5",
                 "incremental-between-scan-mode", "diff")));
+        // Data evolution (row-tracking + data-evolution.enabled): files holding some columns of
+        // rows other files hold, merged by first row id; Parquet, and Parquet members of ORC rows.
+        TABLES.put("javagen.data_evolution", g -> dataEvolution(g, "data_evolution", "parquet", "parquet"));
+        TABLES.put("javagen.data_evolution_mixed", g -> dataEvolution(g, "data_evolution_mixed", "orc", "parquet"));
         TABLES.put("javagen.scanopt_latest", g -> scanOption(g, "scanopt_latest", Map.of("scan.mode", "latest")));
         TABLES.put("javagen.scanopt_ts", g -> scanOption(g, "scanopt_ts", Map.of("scan.mode", "from-timestamp")));
         // ORC data files (issue 14): zstd is Paimon's default codec; each other codec once.
@@ -698,6 +702,67 @@ public final class JavaGen {
         g.dump(tt, "javagen." + name, null, "id_gt_10", null, null, "id > 10", pb -> pb.greaterThan(0, 10));
         g.dump(tt, "javagen." + name, null, "proj_s", null, List.of("s"), null, null);
         g.facade = false;
+    }
+
+    /**
+     * A data-evolution table as Spark's MERGE INTO and pypaimon's column updates write it: rows
+     * 0..2499 in full (snapshot 1), then files of the same first row id holding only b (2), only
+     * a and c (3) and c again (4, newer than 3's c); rows 2500..2502 in full and a file of c for
+     * them (5, 6); a lone file of id and a (7: a first row id of its own, no other file holds its
+     * b and c). Later files are written in format2 after ALTER file.format, the first in format1.
+     */
+    private static void dataEvolution(JavaGen g, String name, String format1, String format2) throws Exception {
+        Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("a", DataTypes.STRING())
+                .column("b", DataTypes.BIGINT()).column("c", DataTypes.DOUBLE())
+                .option("row-tracking.enabled", "true").option("data-evolution.enabled", "true")
+                .option("file.format", format1).build();
+        Table t = g.create(name, schema);
+        RowType rt = t.rowType();
+        int n = 2500;
+        List<GenericRow> rows = new ArrayList<>();
+        for (int i = 0; i < n; i++) rows.add(GenericRow.of(i, s("a" + i), (long) i, i % 7 == 0 ? null : i / 4.0));
+        writeColumns(t, rt, rows, null);
+        g.catalog.alterTable(new Identifier(DB, name), List.of(SchemaChange.setOption("file.format", format2)), false);
+        t = g.catalog.getTable(new Identifier(DB, name));
+        rows = new ArrayList<>();
+        for (int i = 0; i < n; i++) rows.add(GenericRow.of(i % 3 == 0 ? null : (long) i * 10));
+        writeColumns(t, rt.project(List.of("b")), rows, 0L);
+        rows = new ArrayList<>();
+        for (int i = 0; i < n; i++) rows.add(GenericRow.of(s("x" + i), (double) -i));
+        writeColumns(t, rt.project(List.of("a", "c")), rows, 0L);
+        rows = new ArrayList<>();
+        for (int i = 0; i < n; i++) rows.add(GenericRow.of(i % 5 == 0 ? Double.NaN : (double) i));
+        writeColumns(t, rt.project(List.of("c")), rows, 0L);
+        writeColumns(t, rt, List.of(GenericRow.of(n, s("p"), 1L, 1.0), GenericRow.of(n + 1, s("q"), 2L, 2.0),
+                GenericRow.of(n + 2, s("r"), null, 3.0)), null);
+        writeColumns(t, rt.project(List.of("c")), List.of(GenericRow.of(10.5), GenericRow.of((Double) null),
+                GenericRow.of(30.5)), (long) n);
+        writeColumns(t, rt.project(List.of("id", "a")), List.of(GenericRow.of(9000, s("lone")), GenericRow.of(9001, s("lone2"))), null);
+        String tn = "javagen." + name;
+        g.full(t, tn);
+        g.dump(t, tn, null, "proj_c_a", null, List.of("c", "a"), null, null);
+        g.dump(t, tn, null, "b_gt_20000", null, null, "b > 20000", pb -> pb.greaterThan(2, 20000L));
+        g.dump(t, tn, null, "c_is_null", null, List.of("id", "c"), "c IS NULL", pb -> pb.isNull(3));
+        g.dump(t, tn, null, "a_starts_x1", null, List.of("a", "id", "b"), "a LIKE 'x1%'", pb -> pb.startsWith(1, s("x1")));
+    }
+
+    // writeColumns commits rows of writeType's columns, as files of first row id firstRowId when
+    // given (the rows they update), else of the ids the commit assigns (new rows).
+    private static void writeColumns(Table t, RowType writeType, List<GenericRow> rows, Long firstRowId) throws Exception {
+        BatchWriteBuilder wb = t.newBatchWriteBuilder();
+        try (BatchTableWrite w = wb.newWrite().withWriteType(writeType); BatchTableCommit c = wb.newCommit()) {
+            for (InternalRow r : rows) w.write(r);
+            List<org.apache.paimon.table.sink.CommitMessage> msgs = w.prepareCommit();
+            if (firstRowId != null) {
+                for (org.apache.paimon.table.sink.CommitMessage m : msgs) {
+                    org.apache.paimon.table.sink.CommitMessageImpl mi = (org.apache.paimon.table.sink.CommitMessageImpl) m;
+                    List<org.apache.paimon.io.DataFileMeta> files = new ArrayList<>(mi.newFilesIncrement().newFiles());
+                    mi.newFilesIncrement().newFiles().clear();
+                    for (org.apache.paimon.io.DataFileMeta f : files) mi.newFilesIncrement().newFiles().add(f.assignFirstRowId(firstRowId));
+                }
+            }
+            c.commit(msgs);
+        }
     }
 
     /** A branch created from a tag, then diverging writes on main and the branch. */
