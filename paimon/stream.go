@@ -547,9 +547,6 @@ func (t *Table) defaultStart(cfg StreamConfig) (StreamConfig, error) {
 	return cfg, nil
 }
 
-// openStream is the one way a streaming read is opened: cfg is validated
-// here, once, with the table's schema; filter and buckets are the
-// builder's code-valued options (nil from a StreamConfig).
 // checkStreamable refuses streams of tables batch reads take but streams
 // cannot follow as Java does.
 func checkStreamable(s *schema.TableSchema) error {
@@ -562,6 +559,9 @@ func checkStreamable(s *schema.TableSchema) error {
 	return nil
 }
 
+// openStream is the one way a streaming read is opened: cfg is validated
+// here, once, with the table's schema; filter and buckets are the
+// builder's code-valued options (nil from a StreamConfig).
 func (t *Table) openStream(ctx context.Context, cfg StreamConfig, filter *predicate.Predicate, buckets func(int32) bool) (*StreamingScan, *Read, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("table %s: %w", t.name, err)

@@ -36,6 +36,19 @@ type fileReader interface {
 	Path() string
 }
 
+// fileGroups returns the split's files as they are read: each alone in
+// split order, or a data-evolution table's as evolutionGroups groups them.
+func fileGroups(files []split.DataFile, evolution bool) ([][]*split.DataFile, error) {
+	if evolution {
+		return evolutionGroups(files)
+	}
+	out := make([][]*split.DataFile, len(files))
+	for i := range files {
+		out[i] = []*split.DataFile{&files[i]}
+	}
+	return out, nil
+}
+
 // evolutionGroups orders a split's files as Java does (first row id, then
 // the newest first; files without a first row id alone, first) and groups
 // the files of one first row id. Files of overlapping row ids, or of one
@@ -159,14 +172,10 @@ func (s *splitReader) openUnion(group []*split.DataFile) (*unionReader, error) {
 		// Rows of every file must stay aligned: nothing is skipped, and
 		// plain arrays keep one column type for the whole group.
 		mo.Filter, mo.Dictionary = nil, false
-		r, err := datafile.Open(s.ctx, f, &mo)
+		r, err := s.open(f, &mo)
 		if err != nil {
 			u.Close()
 			return nil, err
-		}
-		if st := s.r.Stats; st != nil {
-			st.FilesRead.Add(1)
-			st.BytesRead.Add(f.Meta.FileSize)
 		}
 		u.members = append(u.members, &unionMember{r: r})
 	}

@@ -8,7 +8,12 @@ import (
 // openFile opens the split's next data file through the one data-file read
 // path and counts it.
 func (s *splitReader) openFile(f *split.DataFile) (*datafile.Reader, error) {
-	r, err := datafile.Open(s.ctx, f, &s.files)
+	return s.open(f, &s.files)
+}
+
+// open opens one data file with o and counts it.
+func (s *splitReader) open(f *split.DataFile, o *datafile.Options) (*datafile.Reader, error) {
+	r, err := datafile.Open(s.ctx, f, o)
 	if err != nil {
 		return nil, err
 	}

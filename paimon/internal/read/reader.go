@@ -163,8 +163,8 @@ type splitReader struct {
 
 	fileIdx int
 	cur     fileReader
-	// groups are the files of a data-evolution table, read a group at a
-	// time (evolutionGroups); nil for other tables.
+	// groups are the split's files as they are read: one file each, or
+	// a data-evolution table's files of one first row id together.
 	groups [][]*split.DataFile
 }
 
@@ -222,17 +222,8 @@ func (s *splitReader) Next() bool {
 // nextFile opens the split's next file, or next group of files of a
 // data-evolution table; false after the last.
 func (s *splitReader) nextFile() (fileReader, bool, error) {
-	if !s.r.Schema.DataEvolutionEnabled() {
-		if s.fileIdx >= len(s.sp.Files) {
-			return nil, false, nil
-		}
-		f := &s.sp.Files[s.fileIdx]
-		s.fileIdx++
-		fr, err := s.openFile(f)
-		return fr, err == nil, err
-	}
 	if s.groups == nil {
-		g, err := evolutionGroups(s.sp.Files)
+		g, err := fileGroups(s.sp.Files, s.r.Schema.DataEvolutionEnabled())
 		if err != nil {
 			return nil, false, err
 		}
